@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail } from './email.js';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX_LENGTH)
+  .refine(isValidEmail, 'Invalid email')
+  .transform(normalizeEmail);
+
+/** Sign-in never reveals the password rules; length is capped only to bound hashing work. */
+const signInPasswordSchema = z.string().min(1).max(1024);
+
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: signInPasswordSchema,
+  rememberMe: z.boolean().optional().default(false),
+});
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  access_token: z.string(),
+  offline_token: z.string().optional(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const adminLoginRequestSchema = z.object({
+  email: emailSchema,
+  password: signInPasswordSchema,
+});
+export type AdminLoginRequest = z.input<typeof adminLoginRequestSchema>;
+
+export const adminLoginResponseSchema = z.object({
+  access_token: z.string(),
+});
+
+export const validateTokenRequestSchema = z.object({
+  authToken: z.string().max(4096).optional().default(''),
+  offlineToken: z.string().min(1).max(512),
+});
+export type ValidateTokenRequest = z.input<typeof validateTokenRequestSchema>;
+
+export const validateTokenResponseSchema = z.object({
+  access_token: z.string(),
+  offline_token: z.string(),
+});
+export type ValidateTokenResponse = z.infer<typeof validateTokenResponseSchema>;
+
+export const logoutRequestSchema = z.object({
+  offlineToken: z.string().max(512).optional(),
+});

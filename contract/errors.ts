@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * Every messageKey the API can answer with. Each one has an en and a de text under
+ * `errors.<key>` in locales/; a unit test holds both lists together.
+ */
+export const MESSAGE_KEYS = [
+  'DEFAULT',
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'NOT_FOUND',
+  'TOO_MANY_REQUESTS',
+  'UNAUTHORIZED',
+  'SESSION_EXPIRED',
+  'FORBIDDEN',
+  'WRONG_CREDENTIALS',
+  'USER_NOT_VERIFIED',
+  'NOT_AN_ADMIN',
+  'INVALID_TOKEN',
+] as const;
+
+export type MessageKey = (typeof MESSAGE_KEYS)[number];
+
+export const errorBodySchema = z.object({
+  messageKey: z.string(),
+  message: z.string(),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,191 @@
+import type { AuthProvider } from '@refinedev/core';
+import { jwtDecode } from 'jwt-decode';
+import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
+import { isAdmin, type Me } from '../contract/users.js';
+import type { SessionCache } from './cache.js';
+import { isApiError, type HttpClient } from './http.js';
+import type { SessionStore } from './session.js';
+
+export const AUTH_CHANNEL = 'shapelab-auth';
+export type AuthChannelMessage = { type: 'logout' } | { type: 'login' };
+
+export interface LoginParams {
+  email: string;
+  password: string;
+  rememberMe?: boolean;
+  /** Sign in through `/auth/admin-login` (admin login page). */
+  admin?: boolean;
+  /** Where Refine should navigate afterwards; without it the calling page navigates itself. */
+  redirectTo?: string;
+}
+
+export interface AuthDeps {
+  http: HttpClient;
+  session: SessionStore;
+  cache: SessionCache;
+  /** Cross-tab announcements (spec section 4); null where BroadcastChannel is missing. */
+  channel: Pick<BroadcastChannel, 'postMessage'> | null;
+  now?: () => number;
+}
+
+/** True when the token's `exp` (seconds) is still in the future. Undecodable tokens count as expired. */
+export function isTokenFresh(token: string, nowMs: number): boolean {
+  try {
+    const { exp } = jwtDecode<{ exp?: number }>(token);
+    return typeof exp === 'number' && exp * 1000 > nowMs;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Session rules of spec section 4 as a Refine auth provider. Login keeps the offline token only with
+ * remember me; `check` uses a fresh token, renews an expired one through `/auth/validate` with the
+ * offline token, and clears everything when that fails; logout clears tokens and caches and tells
+ * the other tabs.
+ */
+export function createAuthProvider(deps: AuthDeps) {
+  const now = deps.now ?? (() => Date.now());
+  let renewal: Promise<boolean> | null = null;
+
+  function announce(message: AuthChannelMessage) {
+    deps.channel?.postMessage(message);
+  }
+
+  function clearLocalSession() {
+    deps.session.clear();
+    deps.cache.clear();
+  }
+
+  async function renewOnce(): Promise<boolean> {
+    const offlineToken = deps.session.getOfflineToken();
+    if (offlineToken === null) return false;
+    try {
+      const renewed = await deps.http<ValidateTokenResponse>('/auth/validate', {
+        method: 'POST',
+        noAuth: true,
+        body: { authToken: deps.session.getToken() ?? '', offlineToken },
+      });
+      deps.session.setToken(renewed.access_token);
+      deps.session.setOfflineToken(renewed.offline_token);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** One renewal at a time per tab; concurrent checks share it. */
+  function renew(): Promise<boolean> {
+    renewal ??= renewOnce().finally(() => {
+      renewal = null;
+    });
+    return renewal;
+  }
+
+  async function validSession(): Promise<boolean> {
+    const token = deps.session.getToken();
+    if (token !== null && isTokenFresh(token, now())) return true;
+    if (await renew()) return true;
+    clearLocalSession();
+    return false;
+  }
+
+  async function currentUser(): Promise<Me | null> {
+    if (deps.cache.user) return deps.cache.user;
+    if (!(await validSession())) return null;
+    try {
+      deps.cache.user = await deps.http<Me>('/users/me');
+      return deps.cache.user;
+    } catch (error) {
+      // The token is refused (user deleted, secret rotated): the session is over.
+      if (isApiError(error) && error.statusCode === 401) clearLocalSession();
+      return null;
+    }
+  }
+
+  const provider = {
+    async login(params: LoginParams) {
+      try {
+        const response = await deps.http<LoginResponse>(params.admin ? '/auth/admin-login' : '/auth/login', {
+          method: 'POST',
+          noAuth: true,
+          body: params.admin
+            ? { email: params.email, password: params.password }
+            : { email: params.email, password: params.password, rememberMe: Boolean(params.rememberMe) },
+        });
+        deps.cache.clear();
+        deps.session.setToken(response.access_token);
+        deps.session.setOfflineToken(params.rememberMe ? (response.offline_token ?? null) : null);
+        if (!(await validSession())) {
+          return { success: false, error: { name: 'SESSION_EXPIRED', message: 'SESSION_EXPIRED' } };
+        }
+        announce({ type: 'login' });
+        // The page decides where to go (it knows the locale prefix and the `to` parameter).
+        return params.redirectTo ? { success: true, redirectTo: params.redirectTo } : { success: true };
+      } catch (error) {
+        const messageKey = isApiError(error) ? error.messageKey : 'DEFAULT';
+        return { success: false, error: { name: messageKey, message: messageKey } };
+      }
+    },
+
+    async logout(params?: { redirectTo?: string }) {
+      const offlineToken = deps.session.getOfflineToken();
+      clearLocalSession();
+      announce({ type: 'logout' });
+      if (offlineToken !== null) {
+        // Best effort: the local session is gone whatever the server answers.
+        await deps.http('/auth/logout', { method: 'POST', noAuth: true, body: { offlineToken } }).catch(() => null);
+      }
+      return { success: true, redirectTo: params?.redirectTo ?? '/login' };
+    },
+
+    async check() {
+      if (await validSession()) return { authenticated: true };
+      return { authenticated: false, logout: true, redirectTo: '/login' };
+    },
+
+    async onError(error: unknown) {
+      if (isApiError(error) && error.statusCode === 401) {
+        return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
+      }
+      return {};
+    },
+
+    async getIdentity() {
+      return currentUser();
+    },
+
+    async getPermissions() {
+      const user = await currentUser();
+      return user?.roles ?? [];
+    },
+
+    /** Called when another tab announces a logout: drop this tab's copy of the session too. */
+    handleRemoteLogout() {
+      deps.cache.clear();
+    },
+
+    isAdmin(user: Me | null) {
+      return isAdmin(user?.roles);
+    },
+  } satisfies AuthProvider & Record<string, unknown>;
+  return provider;
+}
+
+export type PortalAuthProvider = ReturnType<typeof createAuthProvider>;
+
+/**
+ * Cross-tab behaviour (spec section 4): a logout elsewhere removes this tab's session data and sends it to
+ * login; a login elsewhere resets this tab to the site origin so it starts over with the new session.
+ */
+export function listenToOtherTabs(
+  channel: Pick<BroadcastChannel, 'addEventListener' | 'removeEventListener'>,
+  handlers: { onLogout: () => void; onLogin: () => void },
+): () => void {
+  const listener = (event: MessageEvent<AuthChannelMessage>) => {
+    if (event.data?.type === 'logout') handlers.onLogout();
+    else if (event.data?.type === 'login') handlers.onLogin();
+  };
+  channel.addEventListener('message', listener as EventListener);
+  return () => channel.removeEventListener('message', listener as EventListener);
+}

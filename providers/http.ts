@@ -1,0 +1,124 @@
+import type { ErrorBody } from '../contract/errors.js';
+import { createMessageBus, type MessageBus } from './messages.js';
+import { createSessionStore, type SessionStore } from './session.js';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Public calls (sign-in, registration...) go without the bearer token. */
+  noAuth?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What a failed call rejects with: the server's body plus the HTTP status. */
+export interface ApiError extends ErrorBody {
+  statusCode: number;
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && 'messageKey' in value && 'statusCode' in value;
+}
+
+export type HttpClient = <T>(url: string, options?: RequestOptions) => Promise<T>;
+
+export interface HttpDeps {
+  baseUrl: string;
+  session: SessionStore;
+  messages: MessageBus;
+  /** The current UI language, sent so server texts match the screen. */
+  language?: () => string;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The only place that calls fetch (spec section 7): JSON content type; a bearer token unless `noAuth`,
+ * and no request at all without one; a `Bearer` response header replaces the stored token; an empty
+ * body is null; a non-OK answer publishes its messageKey (default DEFAULT) and rejects with the body.
+ */
+export function createHttpClient(deps: HttpDeps): HttpClient {
+  const doFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  return async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (deps.language) headers['Accept-Language'] = deps.language();
+    if (!options.noAuth) {
+      const token = deps.session.getToken();
+      if (token === null) {
+        const error: ApiError = { messageKey: 'UNAUTHORIZED', message: 'No session', statusCode: 401 };
+        throw error;
+      }
+      headers.Authorization = `Bearer ${token}`;
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(`${deps.baseUrl}${url}`, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      deps.messages.publish('DEFAULT');
+      const error: ApiError = { messageKey: 'DEFAULT', message: 'Network error', statusCode: 0 };
+      throw error;
+    }
+
+    const renewed = response.headers.get('Bearer');
+    if (renewed && renewed.trim() !== '') deps.session.setToken(renewed);
+
+    const body = await readBody(response);
+    if (!response.ok) {
+      const errorBody = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
+      const messageKey = errorBody.messageKey ?? 'DEFAULT';
+      deps.messages.publish(messageKey);
+      const error: ApiError = {
+        ...errorBody,
+        messageKey,
+        message: errorBody.message ?? response.statusText,
+        statusCode: response.status,
+      };
+      throw error;
+    }
+    return body as T;
+  };
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.length === 0) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The app's instances: one session store, one message bus, one client. */
+export const session: SessionStore = createSessionStore(
+  typeof localStorage === 'undefined' ? memoryStorage() : localStorage,
+);
+export const messages: MessageBus = createMessageBus();
+export const http: HttpClient = createHttpClient({
+  baseUrl: '/api',
+  session,
+  messages,
+  language: () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en'),
+});
+
+function memoryStorage(): Storage {
+  const data = new Map<string, string>();
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (key) => data.get(key) ?? null,
+    key: (index) => [...data.keys()][index] ?? null,
+    removeItem: (key) => void data.delete(key),
+    setItem: (key, value) => void data.set(key, String(value)),
+  };
+}

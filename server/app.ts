@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { AccessTokens } from './modules/auth/access-tokens.js';
+import { OfflineTokens } from './modules/auth/offline-tokens.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { UsersRepo } from './modules/users/repo.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { createGuards } from './plugins/authentication.js';
+import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
+import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
+import { registerSecurityHeaders } from './plugins/security.js';
+import { registerSpa } from './plugins/spa.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The map of the server: external plugins, then our own (errors, authentication), then one module per
+ * area under /api, then the single-page app. Tests build it with a real database and call `inject`.
+ */
+export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyInstance> {
+  const logger: FastifyServerOptions['logger'] =
+    config.logLevel === 'silent'
+      ? false
+      : { level: config.logLevel, redact: LOG_REDACT_PATHS, serializers: requestLogSerializers };
+
+  const app = Fastify({
+    logger,
+    bodyLimit: 1_048_576,
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('authUser', null);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // External plugins.
+  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+  await app.register(rateLimit, { global: false });
+  registerErrorHandler(app);
+
+  // Collaborators, built once and handed to the modules that need them.
+  const users = new UsersRepo(db.kysely);
+  const accessTokens = new AccessTokens(config.jwtSecret, clock);
+  const offlineTokens = new OfflineTokens(db.kysely, clock);
+  const guards = createGuards({ accessTokens, users });
+
+  await app.register(
+    async (api) => {
+      registerApiNotFound(api);
+      await api.register(healthRoutes, { db });
+      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens } });
+      await api.register(usersRoutes, { users, guards });
+    },
+    { prefix: '/api' },
+  );
+
+  await registerSpa(app, config.spaDir);
+  app.addHook('onClose', async () => db.destroy());
+  return app;
+}

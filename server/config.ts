@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { isValidEmail } from '../contract/email.js';
+
+/**
+ * Every setting of the server, read from environment variables once at start.
+ * A bad value stops the server with one line per problem, naming the variable.
+ */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  appUrl: string;
+  database: DatabaseConfig;
+  dataDir: string;
+  jwtSecret: string;
+  mailTransport: 'outbox' | 'smtp';
+  adminEmail: string;
+  /** Undefined when ADMIN_PASSWORD is unset: a random one is generated at first seed and printed once. */
+  adminPassword: string | undefined;
+  logLevel: string;
+  spaDir: string;
+}
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'must be one of development, production, test',
+    })
+    .default('development'),
+  PORT: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  APP_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://account.shapelab.com' })
+    .optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://user:pass@host:port/db')
+    .default('sqlite:./data/portal.db'),
+  JWT_SECRET: z
+    .string()
+    .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (use 32+ random bytes)`)
+    .optional(),
+  MAIL_TRANSPORT: z.enum(['outbox', 'smtp'], { error: 'must be outbox or smtp' }).optional(),
+  ADMIN_EMAIL: z
+    .string()
+    .refine((value) => isValidEmail(value), 'must be an email address')
+    .default('admin@localhost'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const parsed = envSchema.safeParse(stripEmpty(env));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  const problems: string[] = [];
+  const production = values.NODE_ENV === 'production';
+
+  const database = parseDatabaseUrl(values.DATABASE_URL, cwd);
+  const dataDir =
+    database.dialect === 'sqlite' ? path.dirname(database.file) : path.resolve(cwd, 'data');
+
+  if (production && !values.JWT_SECRET) {
+    problems.push('JWT_SECRET: is required in production (at least 32 random characters)');
+  }
+  if (production && !values.APP_URL) {
+    problems.push('APP_URL: is required in production (the public address of the portal)');
+  }
+  const mailTransport = values.MAIL_TRANSPORT ?? (production ? 'smtp' : 'outbox');
+  if (production && mailTransport === 'outbox') {
+    problems.push('MAIL_TRANSPORT: outbox is for development only; use smtp in production');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    nodeEnv: values.NODE_ENV,
+    port: values.PORT,
+    host: values.HOST,
+    appUrl: (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    database,
+    dataDir,
+    jwtSecret: values.JWT_SECRET ?? persistedDevelopmentSecret(dataDir),
+    mailTransport,
+    adminEmail: values.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: values.ADMIN_PASSWORD,
+    logLevel: values.LOG_LEVEL,
+    spaDir: path.resolve(cwd, 'dist'),
+  };
+}
+
+function parseDatabaseUrl(url: string, cwd: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    return { dialect: 'sqlite', file: path.resolve(cwd, url.slice('sqlite:'.length)) };
+  }
+  return { dialect: 'postgres', url };
+}
+
+/** Development only: a secret generated once and kept beside the database so sessions survive restarts. */
+function persistedDevelopmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= MIN_SECRET_LENGTH) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** An empty variable (`PORT=`) means "unset", as most operators expect. */
+function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== '') result[key] = value;
+  }
+  return result;
+}

@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { Dialect } from '../index.js';
+import { usersAndSessions } from './0001-users-and-sessions.js';
+
+/**
+ * The one migration set for both dialects, applied in name order at start.
+ * A migration gets the dialect so it can pick column types (timestamptz on PostgreSQL, text on SQLite).
+ */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-users-and-sessions': usersAndSessions(dialect),
+  };
+}

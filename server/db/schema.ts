@@ -1,0 +1,45 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps are ISO-8601 UTC strings on both dialects (timestamptz is parsed back to ISO on PostgreSQL). */
+type Timestamp = ColumnType<string, string, string>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email_verified_at: Timestamp | null;
+  signup_source: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  user_id: string;
+  role: string;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  token_hash: string;
+  /** All tokens rotated from one sign-in share a family; reuse of a rotated token revokes the family. */
+  family_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  rotated_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  user_roles: UserRolesTable;
+  refresh_tokens: RefreshTokensTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+export type { Generated };

@@ -1,0 +1,13 @@
+import type { MessageKey } from '../contract/errors.js';
+
+/** A failure the client is meant to see: a messageKey (translated in locales/) and an HTTP status. */
+export class AppError extends Error {
+  constructor(
+    readonly messageKey: MessageKey,
+    readonly statusCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(messageKey, options);
+    this.name = 'AppError';
+  }
+}

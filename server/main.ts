@@ -1,0 +1,72 @@
+import { pathToFileURL } from 'node:url';
+import { buildApp } from './app.js';
+import { AdjustableClock, SystemClock } from './clock.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { migrateToLatest, openDatabase } from './db/index.js';
+import { UsersRepo } from './modules/users/repo.js';
+import { seedAdmin, type SeedResult } from './modules/users/service.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function printBanner(config: Config, address: string, seed: SeedResult): void {
+  const lines = [
+    '',
+    `  Shapelab portal is running at ${address}`,
+    `  Admin sign-in: ${address}/admin/login`,
+    `  Admin email:   ${seed.email}`,
+  ];
+  if (seed.generatedPassword) {
+    lines.push(`  Admin password: ${seed.generatedPassword}  (generated now and shown only this once)`);
+  } else if (seed.created) {
+    lines.push('  Admin password: the value of ADMIN_PASSWORD');
+  } else {
+    lines.push('  Admin password: unchanged (it was printed when the admin was first created, or is ADMIN_PASSWORD)');
+  }
+  lines.push(`  Database: ${config.database.dialect}`, '');
+  // The banner goes to the terminal, not to the structured logs, so the password never lands in log storage.
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const clock = config.nodeEnv === 'production' ? new SystemClock() : new AdjustableClock();
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const seed = await seedAdmin(new UsersRepo(db.kysely), clock, config.adminEmail, config.adminPassword);
+
+  const app = await buildApp({ config, db, clock });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  printBanner(config, config.appUrl, seed);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

@@ -1,0 +1,73 @@
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Role } from '../../../contract/users.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const ISSUER = 'shapelab-portal';
+const AUDIENCE = 'shapelab-portal';
+const ALGORITHM = 'HS256';
+
+export interface AccessClaims {
+  userId: string;
+  roles: Role[];
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Access tokens: HS256 JWTs with an explicit algorithm list, required `exp`, issuer, audience and type,
+ * checked against the injected clock. Roles in the token are informative; the server reads roles from
+ * the database on every request so a demotion or deletion takes effect at once.
+ */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly clock: Clock,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(userId: string, roles: Role[]): Promise<string> {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    return new SignJWT({ roles })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ACCESS_TOKEN_TTL_SECONDS)
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        typ: 'JWT',
+        requiredClaims: ['exp', 'iat', 'sub'],
+        currentDate: this.clock.now(),
+      });
+      const roles = Array.isArray(payload.roles) ? (payload.roles as Role[]) : [];
+      return {
+        userId: payload.sub as string,
+        roles,
+        issuedAt: payload.iat as number,
+        expiresAt: payload.exp as number,
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', 401, { cause: error });
+      throw new AppError('UNAUTHORIZED', 401, { cause: error });
+    }
+  }
+
+  /** Past half its life, a token is replaced on the next request (sent back in the `Bearer` header). */
+  isPastHalfLife(claims: AccessClaims): boolean {
+    const now = this.clock.now().getTime() / 1000;
+    return now - claims.issuedAt > (claims.expiresAt - claims.issuedAt) / 2;
+  }
+}

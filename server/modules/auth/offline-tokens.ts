@@ -1,0 +1,96 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+
+export const OFFLINE_TOKEN_TTL_DAYS = 30;
+/**
+ * Two tabs that wake up together both renew with the same offline token. A second use within this window
+ * gets its own successor instead of being treated as theft; after it, reuse revokes the whole family.
+ */
+const ROTATION_GRACE_MS = 20_000;
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * "Remember me" tokens: opaque, stored only as a SHA-256 digest, single use (rotated on every renewal).
+ * Reusing a rotated token outside the grace window revokes every token of its sign-in (family).
+ */
+export class OfflineTokens {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(userId: string, familyId: string = randomUUID(), db: Kysely<Database> = this.db): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        token_hash: digest(token),
+        family_id: familyId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + OFFLINE_TOKEN_TTL_DAYS * 86_400_000).toISOString(),
+        rotated_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return token;
+  }
+
+  /** Exchanges a valid offline token for its successor; returns the owner and the new token. */
+  async rotate(token: string): Promise<{ userId: string; token: string }> {
+    const now = this.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('refresh_tokens')
+        .selectAll()
+        .where('token_hash', '=', digest(token))
+        .executeTakeFirst();
+      if (!row || row.revoked_at !== null) throw new AppError('INVALID_TOKEN', 401);
+      if (new Date(row.expires_at) <= now) throw new AppError('SESSION_EXPIRED', 401);
+
+      if (row.rotated_at !== null) {
+        if (now.getTime() - new Date(row.rotated_at).getTime() > ROTATION_GRACE_MS) {
+          await this.revokeFamilyIn(trx, row.family_id);
+          throw new AppError('INVALID_TOKEN', 401);
+        }
+      } else {
+        const claimed = await trx
+          .updateTable('refresh_tokens')
+          .set({ rotated_at: now.toISOString() })
+          .where('id', '=', row.id)
+          .where('rotated_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_TOKEN', 401);
+      }
+      const successor = await this.issue(row.user_id, row.family_id, trx);
+      return { userId: row.user_id, token: successor };
+    });
+  }
+
+  /** Logout: the token and every token of its family stop working. Unknown tokens are ignored. */
+  async revoke(token: string): Promise<void> {
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
+      .where('token_hash', '=', digest(token))
+      .executeTakeFirst();
+    if (row) await this.revokeFamilyIn(this.db, row.family_id);
+  }
+
+  private async revokeFamilyIn(db: Kysely<Database>, familyId: string): Promise<void> {
+    await db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: this.clock.now().toISOString() })
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

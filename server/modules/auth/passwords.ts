@@ -1,0 +1,34 @@
+import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
+
+/**
+ * argon2id with the OWASP Password Storage Cheat Sheet's first configuration:
+ * m = 19 MiB, t = 2, p = 1. (`Algorithm` is a const enum in the binding's types; 2 is Argon2id.)
+ */
+const ARGON2ID_OWASP: Options = {
+  algorithm: 2 as Algorithm,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+};
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2ID_OWASP);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A hash with the same cost as real ones, verified when no account matches, so a sign-in for an
+ * unknown email takes as long as one with a wrong password (no account enumeration by timing).
+ */
+let decoyHash: Promise<string> | undefined;
+export async function burnPasswordCheck(password: string): Promise<void> {
+  decoyHash ??= hash('decoy-password-that-never-matches', ARGON2ID_OWASP);
+  await verifyPassword(await decoyHash, password);
+}

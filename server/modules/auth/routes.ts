@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminLoginRequestSchema,
+  adminLoginResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutRequestSchema,
+  validateTokenRequestSchema,
+  validateTokenResponseSchema,
+} from '../../../contract/auth.js';
+import * as auth from './service.js';
+
+/** Sign-in endpoints of spec section 7; attempts per address are rate limited against guessing. */
+export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async (app, { deps }) => {
+  const signInLimit = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+  app.post(
+    '/auth/login',
+    { config: signInLimit, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+    async (request) => auth.login(deps, request.body),
+  );
+
+  app.post(
+    '/auth/admin-login',
+    { config: signInLimit, schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } } },
+    async (request) => auth.adminLogin(deps, request.body),
+  );
+
+  app.post(
+    '/auth/validate',
+    {
+      config: signInLimit,
+      schema: { body: validateTokenRequestSchema, response: { 200: validateTokenResponseSchema } },
+    },
+    async (request) => auth.renew(deps, request.body.offlineToken),
+  );
+
+  app.post(
+    '/auth/logout',
+    { schema: { body: logoutRequestSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await auth.logout(deps, request.body.offlineToken);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,100 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AdminUser, ListUsersQuery, ListUsersResponse, Me } from '../../../contract/users.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { ListUsersOptions, UsersRepo, UserWithRoles } from './repo.js';
+
+export function toMe(user: UserWithRoles): Me {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    roles: user.roles,
+    emailVerified: user.email_verified_at !== null,
+    // Subscriptions and the upgrade discount arrive with the billing issue; until then nobody has them.
+    subscriptionId: null,
+    eligibleForDiscountBasedOnPreviousVersion: false,
+    createdAt: user.created_at,
+  };
+}
+
+export async function getMe(users: UsersRepo, userId: string): Promise<Me> {
+  const user = await users.findById(userId);
+  if (!user) throw new AppError('UNAUTHORIZED', 401);
+  return toMe(user);
+}
+
+export interface SeedResult {
+  email: string;
+  /** Set only when this call created the admin with a generated password: print it once. */
+  generatedPassword?: string;
+  created: boolean;
+}
+
+/**
+ * Makes sure the configured first admin exists. An existing account is left as it is (its password is
+ * never reset by a restart); a missing one is created verified with the configured or a random password.
+ */
+export async function seedAdmin(
+  users: UsersRepo,
+  clock: Clock,
+  email: string,
+  configuredPassword: string | undefined,
+): Promise<SeedResult> {
+  const existing = await users.findByEmail(email);
+  if (existing) return { email, created: false };
+  const generatedPassword = configuredPassword ? undefined : randomBytes(12).toString('base64url');
+  const now = clock.now().toISOString();
+  await users.insert(
+    {
+      id: randomUUID(),
+      email,
+      password_hash: await hashPassword(configuredPassword ?? (generatedPassword as string)),
+      first_name: 'Admin',
+      last_name: null,
+      email_verified_at: now,
+      signup_source: 'seed',
+      created_at: now,
+      updated_at: now,
+    },
+    ['user', 'admin'],
+  );
+  return { email, generatedPassword, created: true };
+}
+
+const SORT_COLUMNS = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  createdAt: 'created_at',
+} as const;
+
+function toAdminUser(user: UserWithRoles): AdminUser {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    roles: user.roles,
+    emailVerified: user.email_verified_at !== null,
+    createdAt: user.created_at,
+  };
+}
+
+/** Admin list (spec section 7): sort only when both sort values are given, page only when both numbers are. */
+export async function listUsers(users: UsersRepo, query: ListUsersQuery): Promise<ListUsersResponse> {
+  const options: ListUsersOptions = {};
+  if (query.sortField && query.sortDirection) {
+    options.sort = {
+      column: SORT_COLUMNS[query.sortField],
+      direction: query.sortDirection.toLowerCase() as 'asc' | 'desc',
+    };
+  }
+  if (query.skip !== undefined && query.take !== undefined) {
+    options.page = { skip: query.skip, take: query.take };
+  }
+  const { rows, total } = await users.list(options);
+  return { data: rows.map(toAdminUser), total };
+}

@@ -1,0 +1,13 @@
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import { useTranslation } from 'react-i18next';
+
+/** Shown while the session is being checked or a screen's code is loading. */
+export function FullPageSpinner() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '60vh' }} role="status" aria-live="polite">
+      <CircularProgress aria-label={t('common.loading')} />
+    </Box>
+  );
+}

@@ -1,0 +1,84 @@
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Toolbar from '@mui/material/Toolbar';
+import { useGetIdentity, useLogout } from '@refinedev/core';
+import { HamburgerMenu } from '@refinedev/mui';
+import { useId, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { isAdmin, type Me } from '../../../contract/users.js';
+import { ADMIN_HOME_PATH, ADMIN_LOGIN_PATH, isAdminPath, LOGIN_PATH, PROFILE_PATH } from '../../routing/guard.js';
+import { splitLocale } from '../../routing/locale.js';
+import { USER_MENU } from '../../routing/menu.js';
+import { LanguageSwitch } from '../LanguageSwitch.js';
+import { useLocale } from '../LocaleScope.js';
+
+/** Top bar of the signed-in area: menu toggle, view switch (admins), language, account menu. */
+export function AccountHeader() {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { data: user } = useGetIdentity<Me>();
+  const { mutate: logout } = useLogout<{ redirectTo: string }>();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  const adminArea = isAdminPath(splitLocale(location.pathname).path);
+
+  return (
+    <AppBar position="sticky" color="default" elevation={1}>
+      <Toolbar sx={{ gap: 2 }}>
+        <HamburgerMenu />
+        <Box sx={{ flex: 1 }} />
+        {isAdmin(user?.roles) && (
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={adminArea ? 'admin' : 'user'}
+            aria-label={t('header.viewMode')}
+            onChange={(_, mode: 'user' | 'admin' | null) => {
+              if (mode) navigate(localize(mode === 'admin' ? ADMIN_HOME_PATH : PROFILE_PATH));
+            }}
+          >
+            <ToggleButton value="user">{t('header.viewUser')}</ToggleButton>
+            <ToggleButton value="admin">{t('header.viewAdmin')}</ToggleButton>
+          </ToggleButtonGroup>
+        )}
+        <LanguageSwitch />
+        <Button
+          color="inherit"
+          aria-haspopup="menu"
+          aria-controls={anchor ? menuId : undefined}
+          aria-expanded={anchor ? 'true' : undefined}
+          aria-label={t('menu.openUserMenu')}
+          onClick={(event) => setAnchor(event.currentTarget)}
+          sx={{ textTransform: 'none' }}
+        >
+          {user?.email ?? '…'}
+        </Button>
+        <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+          {USER_MENU.map((entry) => (
+            <MenuItem key={entry.key} component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>
+              {t(entry.labelKey)}
+            </MenuItem>
+          ))}
+          <Divider />
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              logout({ redirectTo: localize(adminArea ? ADMIN_LOGIN_PATH : LOGIN_PATH) });
+            }}
+          >
+            {t('menu.logout')}
+          </MenuItem>
+        </Menu>
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,27 @@
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
+import { Outlet, Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LanguageSwitch } from '../LanguageSwitch.js';
+import { useLocale } from '../LocaleScope.js';
+
+/** The frame of the public pages: brand, language switch, centred content. Kept light for fast sign-in. */
+export function PublicLayout() {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Box component="header" sx={{ display: 'flex', alignItems: 'center', px: 3, py: 2 }}>
+        <Link component={RouterLink} to={localize('/')} underline="none" variant="h6" sx={{ fontWeight: 700 }}>
+          {t('app.title')}
+        </Link>
+        <Box sx={{ flex: 1 }} />
+        <LanguageSwitch />
+      </Box>
+      <Container component="main" id="main" maxWidth="sm" sx={{ flex: 1, py: 4 }}>
+        <Outlet />
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import { useGetIdentity } from '@refinedev/core';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { isAdmin, type Me } from '../../../contract/users.js';
+import { isAdminPath } from '../../routing/guard.js';
+import { splitLocale } from '../../routing/locale.js';
+import { ADMIN_MENU, USER_MENU, type MenuEntry } from '../../routing/menu.js';
+import { useLocale } from '../LocaleScope.js';
+
+/**
+ * The side menu: the user menu on account pages; for admins in the admin area, the admin menu with the
+ * store analytics group. Which one shows follows the area the view switch moved to.
+ */
+export function SideMenu() {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const location = useLocation();
+  const { data: user } = useGetIdentity<Me>();
+  const path = splitLocale(location.pathname).path;
+  const adminView = isAdmin(user?.roles) && isAdminPath(path);
+  const entries = adminView ? ADMIN_MENU : USER_MENU;
+
+  const item = (entry: MenuEntry) => {
+    const selected = path === entry.path;
+    return (
+      <ListItemButton
+        key={entry.key}
+        component={RouterLink}
+        to={localize(entry.path)}
+        selected={selected}
+        aria-current={selected ? 'page' : undefined}
+      >
+        <ListItemText primary={t(entry.labelKey)} />
+      </ListItemButton>
+    );
+  };
+
+  return (
+    <nav aria-label={t('menu.navigation')}>
+      <List subheader={<ListSubheader component="div">{t(adminView ? 'menu.admin' : 'menu.account')}</ListSubheader>}>
+        {entries.filter((e) => !e.group).map(item)}
+      </List>
+      {adminView && (
+        <List subheader={<ListSubheader component="div">{t('menu.storeAnalytics')}</ListSubheader>}>
+          {entries.filter((e) => e.group === 'storeAnalytics').map(item)}
+        </List>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,107 @@
+import { isAdmin } from '../../contract/users.js';
+
+/**
+ * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
+ * every navigation. Paths here are app paths without the locale prefix.
+ */
+export type Access = 'public' | 'anonymous' | 'user' | 'admin';
+
+export const PROFILE_PATH = '/account/profile';
+export const CHOOSE_PLAN_PATH = '/account/subscription/choose-plan';
+export const SUB_PAYMENT_PATH = '/sub-payment';
+export const LOGIN_PATH = '/login';
+export const ADMIN_LOGIN_PATH = '/admin/login';
+export const ADMIN_HOME_PATH = '/admin/users';
+
+/** A path whose first segment is `admin` belongs to the admin area. */
+export function isAdminPath(path: string): boolean {
+  return path.split('/').filter(Boolean)[0] === 'admin';
+}
+
+export interface GuardInput {
+  path: string;
+  /** The path and query to come back to after signing in. */
+  returnTo: string;
+  access: Access;
+  allowAll: boolean;
+  authenticated: boolean;
+  roles: readonly string[];
+  /** The flag an earlier event set (spec section 2: allowAll). */
+  profileFlag: boolean;
+  /** Where the user was before this navigation, if inside the app. */
+  previousPath: string | null;
+  /** The `to` query parameter of a sign-in page, if any. */
+  requestedReturn: string | null;
+}
+
+export type GuardDecision =
+  | { type: 'render' }
+  | { type: 'redirect'; to: string; clearProfileFlag?: boolean };
+
+export function decideNavigation(input: GuardInput): GuardDecision {
+  if (input.profileFlag && !input.allowAll) {
+    return { type: 'redirect', to: PROFILE_PATH, clearProfileFlag: true };
+  }
+  const needsLogin = input.access === 'user' || input.access === 'admin';
+  if (needsLogin && !input.authenticated) {
+    const login = isAdminPath(input.path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
+    return { type: 'redirect', to: `${login}?to=${encodeURIComponent(input.returnTo)}` };
+  }
+  if (input.access === 'anonymous' && input.authenticated) {
+    // Stay where they were (go back), or continue to where sign-in was asked for, or start at root.
+    const back = input.previousPath && input.previousPath !== input.path ? input.previousPath : null;
+    return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, '/') };
+  }
+  if (input.access === 'admin' && !isAdmin(input.roles)) {
+    return { type: 'redirect', to: '/' };
+  }
+  return { type: 'render' };
+}
+
+/**
+ * After Google or Facebook sign-in (spec section 2): someone who has never paid and owns no perpetual
+ * licence continues to the stored checkout, or chooses a plan; everyone else goes to the profile.
+ */
+export function afterSocialLogin(input: {
+  lastPayment: unknown;
+  perpetualLicences: readonly unknown[];
+  hasStoredCheckout: boolean;
+}): string {
+  if (input.lastPayment == null && input.perpetualLicences.length === 0) {
+    return input.hasStoredCheckout ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
+  }
+  return PROFILE_PATH;
+}
+
+/** `returnTo` from the login page's `to` query, accepted only for paths inside this app. */
+export function safeReturnPath(to: string | null, fallback: string): string {
+  if (!to || !to.startsWith('/') || to.startsWith('//') || to.includes('\\')) return fallback;
+  return to;
+}
+
+export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-token' } as const;
+
+/**
+ * Query parameters `access-token` and `offline-token` are taken as the session tokens and removed from
+ * the address (spec section 2). Returns the tokens found and the search string without them.
+ */
+export function takeSessionFromQuery(search: string): {
+  accessToken: string | null;
+  offlineToken: string | null;
+  search: string;
+} {
+  const params = new URLSearchParams(search);
+  const accessToken = params.get(SESSION_QUERY_KEYS.access);
+  const offlineToken = params.get(SESSION_QUERY_KEYS.offline);
+  params.delete(SESSION_QUERY_KEYS.access);
+  params.delete(SESSION_QUERY_KEYS.offline);
+  const rest = params.toString();
+  return {
+    accessToken: accessToken?.trim() ? accessToken : null,
+    offlineToken: offlineToken?.trim() ? offlineToken : null,
+    search: rest ? `?${rest}` : '',
+  };
+}
+
+export const PROFILE_FLAG_KEY = 'redirectToProfile';
+export const HUMBLE_BUNDLE_KEY = 'humbleBundleCheckout';

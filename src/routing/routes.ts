@@ -1,0 +1,94 @@
+import type { Access } from './guard.js';
+
+/**
+ * Every route of spec section 2. `layout` picks the frame (the signed-in ThemedLayout or the public
+ * frame); `page` names the screen (see src/pages/index.tsx). Screens that a later issue builds are
+ * `planned`: they render a clearly worded "coming soon" state, and tests/unit/routes.test.ts lists them.
+ */
+export type PageName = 'login' | 'adminLogin' | 'notFound' | 'planned';
+
+export interface RouteEntry {
+  /** Path without locale prefix and without leading slash; '' is the root. */
+  path: string;
+  access: Access;
+  layout: 'account' | 'public';
+  titleKey: string;
+  page: PageName;
+  /** Spec section 2: routes that stay reachable while the profile-redirect flag is set. */
+  allowAll?: boolean;
+}
+
+const account = (path: string, titleKey: string, access: Access = 'user'): RouteEntry => ({
+  path,
+  access,
+  layout: 'account',
+  titleKey,
+  page: 'planned',
+});
+
+const publicPage = (path: string, titleKey: string, access: Access = 'public', page: PageName = 'planned'): RouteEntry => ({
+  path,
+  access,
+  layout: 'public',
+  titleKey,
+  page,
+  allowAll: true,
+});
+
+export const ROUTES: RouteEntry[] = [
+  // Signed-in area (User and Admin).
+  account('', 'routes.profile'),
+  account('account/profile', 'routes.profile'),
+  account('account/subscription', 'routes.subscription'),
+  account('account/subscription/choose-plan', 'routes.choosePlan'),
+  account('account/payment-options', 'routes.paymentOptions'),
+  account('account/billing-info', 'routes.billingInfo'),
+  account('account/purchase-history', 'routes.purchaseHistory'),
+  account('account/device-manager', 'routes.deviceManager'),
+  account('checkout-new/:type/:priceId?', 'routes.checkoutNew'),
+  account('sub-payment', 'routes.checkoutNew'),
+  account('perpetual', 'routes.perpetualProducts'),
+  account('perpetual/success', 'routes.perpetualSuccess'),
+  account('subscription/success', 'routes.subscriptionSuccess'),
+  // Redirect helpers that need a session.
+  account('google/connect', 'routes.googleConnect'),
+  account('facebook/connect', 'routes.facebookConnect'),
+  account('facebook/disconnect', 'routes.facebookDisconnect'),
+  account('paypal/return', 'routes.paypalReturn'),
+  account('paypal/cancel', 'routes.paypalCancel'),
+
+  // Public pages.
+  publicPage('terms', 'routes.terms'),
+  publicPage('privacy-policy', 'routes.privacyPolicy'),
+  publicPage('login', 'pages.login.title', 'anonymous', 'login'),
+  publicPage('registration', 'routes.registration', 'anonymous'),
+  publicPage('registration/success', 'routes.registrationSuccess'),
+  publicPage('registration/siggraph2023', 'routes.registrationSiggraph', 'anonymous'),
+  publicPage('forgot-password', 'routes.forgotPassword', 'anonymous'),
+  publicPage('forgot-password/validate/:token', 'routes.forgotPasswordValidate', 'anonymous'),
+  publicPage('users/confirm', 'routes.usersConfirm'),
+  publicPage('users/validate/:token', 'routes.usersValidate'),
+  publicPage('checkout/:type/:tab/:priceId?', 'routes.checkoutExternal'),
+  publicPage('google/redirect', 'routes.googleRedirect'),
+  publicPage('facebook/redirect', 'routes.facebookRedirect'),
+
+  // Admin area.
+  publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
+  account('admin/analytics', 'routes.analytics', 'admin'),
+  account('admin/cohort', 'routes.cohort', 'admin'),
+  account('admin/users', 'routes.users', 'admin'),
+  account('admin/shapelab-lite', 'routes.shapelabLite', 'admin'),
+  account('admin/analytics/steam', 'routes.steamAnalytics', 'admin'),
+  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin'),
+  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'admin'),
+  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'admin'),
+  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'admin'),
+  account('admin/analytics/android', 'routes.androidAnalytics', 'admin'),
+
+  // Catch-all.
+  publicPage('*', 'pages.notFound.title', 'public', 'notFound'),
+];
+
+export function plannedRoutes(): string[] {
+  return ROUTES.filter((route) => route.page === 'planned').map((route) => route.path);
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { authProvider, cache, session } from '../../providers/index.js';
+import { isTokenFresh } from '../../providers/authProvider.js';
+
+export type SessionState =
+  | { status: 'pending' }
+  | { status: 'ready'; authenticated: boolean; roles: readonly string[] };
+
+/** What is known without waiting: a fresh token and a cached user, or clearly no session. */
+function snapshot(): SessionState {
+  const token = session.getToken();
+  if (token !== null && isTokenFresh(token, Date.now())) {
+    return cache.user ? { status: 'ready', authenticated: true, roles: cache.user.roles } : { status: 'pending' };
+  }
+  if (session.getOfflineToken() !== null) return { status: 'pending' };
+  return { status: 'ready', authenticated: false, roles: [] };
+}
+
+/**
+ * The session as the route guard sees it. On every navigation the session is validated (spec section 2);
+ * renewal and the current user's fetch happen here, and the guard re-renders when they finish.
+ */
+export function useSessionState(): SessionState {
+  const location = useLocation();
+  const [, setVersion] = useState(0);
+  const state = snapshot();
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      await authProvider.check();
+      await authProvider.getIdentity();
+      if (!cancelled) setVersion((v) => v + 1);
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [location.key, state.status]);
+
+  return state;
+}
