@@ -42,7 +42,8 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   const app = Fastify({
     logger,
     bodyLimit: 1_048_576,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads x-request-id itself and keeps it only when it is safe to log and echo.
+    requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -51,6 +52,8 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('authUser', null);
+  // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

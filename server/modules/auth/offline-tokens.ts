@@ -47,7 +47,7 @@ export class OfflineTokens {
   /** Exchanges a valid offline token for its successor; returns the owner and the new token. */
   async rotate(token: string): Promise<{ userId: string; token: string }> {
     const now = this.clock.now();
-    return this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('refresh_tokens')
         .selectAll()
@@ -58,8 +58,7 @@ export class OfflineTokens {
 
       if (row.rotated_at !== null) {
         if (now.getTime() - new Date(row.rotated_at).getTime() > ROTATION_GRACE_MS) {
-          await this.revokeFamilyIn(trx, row.family_id);
-          throw new AppError('INVALID_TOKEN', 401);
+          return { reused: true as const, familyId: row.family_id };
         }
       } else {
         const claimed = await trx
@@ -71,8 +70,14 @@ export class OfflineTokens {
         if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_TOKEN', 401);
       }
       const successor = await this.issue(row.user_id, row.family_id, trx);
-      return { userId: row.user_id, token: successor };
+      return { reused: false as const, userId: row.user_id, token: successor };
     });
+    if (outcome.reused) {
+      // Revoked in its own statement: throwing inside the transaction above would roll the revocation back.
+      await this.revokeFamilyIn(this.db, outcome.familyId);
+      throw new AppError('INVALID_TOKEN', 401);
+    }
+    return { userId: outcome.userId, token: outcome.token };
   }
 
   /** Logout: the token and every token of its family stop working. Unknown tokens are ignored. */

@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, mkdtempSync(path.join(os.tmpdir(), 'cfg-')));
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration from the environment', () => {
+  it('runs on embedded defaults: SQLite under ./data, port 3000, outbox mail, admin@localhost', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    const config = loadConfig({}, cwd);
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ dialect: 'sqlite', file: path.join(cwd, 'data', 'portal.db') });
+    expect(config.mailTransport).toBe('outbox');
+    expect(config.adminEmail).toBe('admin@localhost');
+    expect(config.appUrl).toBe('http://localhost:3000');
+  });
+
+  it('names every bad value with a clear message', () => {
+    const found = problems({ PORT: 'eighty', DATABASE_URL: 'mysql://x', MAIL_TRANSPORT: 'pigeon', ADMIN_EMAIL: 'nope', NODE_ENV: 'staging' });
+    expect(found.some((p) => p.startsWith('PORT:'))).toBe(true);
+    expect(found.some((p) => p.startsWith('DATABASE_URL:'))).toBe(true);
+    expect(found.some((p) => p.startsWith('MAIL_TRANSPORT:'))).toBe(true);
+    expect(found.some((p) => p.startsWith('ADMIN_EMAIL:'))).toBe(true);
+    expect(found.some((p) => p.startsWith('NODE_ENV:'))).toBe(true);
+  });
+
+  it('refuses a port out of range and a short JWT secret', () => {
+    expect(problems({ PORT: '70000' })[0]).toMatch(/^PORT: must be between 0 and 65535/);
+    expect(problems({ JWT_SECRET: 'short' })[0]).toMatch(/^JWT_SECRET: must be at least 32 characters/);
+  });
+
+  it('requires JWT_SECRET, APP_URL and SMTP in production', () => {
+    const found = problems({ NODE_ENV: 'production' });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^JWT_SECRET: is required in production/),
+        expect.stringMatching(/^APP_URL: is required in production/),
+      ]),
+    );
+    expect(problems({ NODE_ENV: 'production', MAIL_TRANSPORT: 'outbox', JWT_SECRET: 'x'.repeat(40), APP_URL: 'https://a.b' })).toEqual([
+      'MAIL_TRANSPORT: outbox is for development only; use smtp in production',
+    ]);
+  });
+
+  it('in development generates a JWT secret once and keeps it under the data directory', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    const first = loadConfig({}, cwd);
+    const second = loadConfig({}, cwd);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(readFileSync(path.join(cwd, 'data', 'jwt-secret'), 'utf8').trim()).toBe(first.jwtSecret);
+  });
+
+  it('reads PostgreSQL from DATABASE_URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/portal', JWT_SECRET: 'y'.repeat(32) }, os.tmpdir());
+    expect(config.database).toEqual({ dialect: 'postgres', url: 'postgres://u:p@db:5432/portal' });
+  });
+});

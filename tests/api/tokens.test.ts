@@ -1,0 +1,178 @@
+import { SignJWT } from 'jose';
+import { expect, it } from 'vitest';
+import { signIn, type TestServer } from '../fixtures/server.js';
+import { describeEachDatabase } from './describe-each-database.js';
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function me(server: TestServer, token: string) {
+  return server.app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${token}` } });
+}
+
+async function signWith(secret: string, claims: Record<string, unknown>, options: { exp?: number; alg?: string } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  let jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
+    .setIssuer('shapelab-portal')
+    .setAudience('shapelab-portal')
+    .setIssuedAt(now);
+  if (options.exp !== undefined) jwt = jwt.setExpirationTime(options.exp);
+  return jwt.sign(new TextEncoder().encode(secret));
+}
+
+describeEachDatabase('access tokens', (server) => {
+  it('a valid token reads the current user', async () => {
+    const user = await server().createUser({ email: 'reader@example.com' });
+    const { access_token } = await signIn(server(), user.email, user.password);
+    const response = await me(server(), access_token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: user.id, email: 'reader@example.com', roles: ['user'], emailVerified: true });
+    expect(response.json()).not.toHaveProperty('password_hash');
+    expect(response.json()).not.toHaveProperty('passwordHash');
+  });
+
+  it('no token, or a malformed Authorization header, is a 401 UNAUTHORIZED', async () => {
+    const none = await server().app.inject({ method: 'GET', url: '/api/users/me' });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().messageKey).toBe('UNAUTHORIZED');
+    const basic = await server().app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: 'Basic abc' } });
+    expect(basic.statusCode).toBe(401);
+  });
+
+  it('a tampered token is refused', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    const [header, , signature] = access_token.split('.');
+    const forgedPayload = b64url({ sub: user.id, roles: ['user', 'admin'], exp: 9_999_999_999, iat: 1 });
+    const response = await me(server(), `${header}.${forgedPayload}.${signature}`);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().messageKey).toBe('UNAUTHORIZED');
+  });
+
+  it('an alg:none token is refused', async () => {
+    const user = await server().createUser();
+    const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({
+      sub: user.id,
+      roles: ['admin'],
+      iss: 'shapelab-portal',
+      aud: 'shapelab-portal',
+      iat: 1,
+      exp: 9_999_999_999,
+    })}.`;
+    expect((await me(server(), token)).statusCode).toBe(401);
+  });
+
+  it('a token signed with another key is refused', async () => {
+    const user = await server().createUser();
+    const token = await signWith('another-secret-that-is-long-enough-to-sign-with', { sub: user.id, roles: ['user'] }, { exp: 9_999_999_999 });
+    expect((await me(server(), token)).statusCode).toBe(401);
+  });
+
+  it('a token without exp is refused even with the right key', async () => {
+    const user = await server().createUser();
+    const token = await signWith(server().config.jwtSecret, { sub: user.id, roles: ['user'] });
+    expect((await me(server(), token)).statusCode).toBe(401);
+  });
+
+  it('a token with another algorithm (HS512) is refused even with the right key', async () => {
+    const user = await server().createUser();
+    const token = await signWith(server().config.jwtSecret, { sub: user.id }, { exp: 9_999_999_999, alg: 'HS512' });
+    expect((await me(server(), token)).statusCode).toBe(401);
+  });
+
+  it('an expired token is a 401 SESSION_EXPIRED (3600 s lifetime, by the server clock)', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    server().clock.advance(3599);
+    expect((await me(server(), access_token)).statusCode).toBe(200);
+    server().clock.advance(2);
+    const expired = await me(server(), access_token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ messageKey: 'SESSION_EXPIRED', message: 'Session is expired!' });
+  });
+
+  it('past half its life a token is replaced through the Bearer response header', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    const early = await me(server(), access_token);
+    expect(early.headers.bearer).toBeUndefined();
+    server().clock.advance(1801);
+    const late = await me(server(), access_token);
+    expect(late.statusCode).toBe(200);
+    const renewed = String(late.headers.bearer);
+    expect(renewed).toMatch(/^ey/);
+    server().clock.advance(3000);
+    expect((await me(server(), access_token)).statusCode).toBe(401);
+    expect((await me(server(), renewed)).statusCode).toBe(200);
+  });
+
+  it("a deleted user's token stops working at once", async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    await server().db.kysely.deleteFrom('users').where('id', '=', user.id).execute();
+    const response = await me(server(), access_token);
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describeEachDatabase('offline tokens (remember me)', (server) => {
+  const validate = (offlineToken: string, authToken = '') =>
+    server().app.inject({ method: 'POST', url: '/api/auth/validate', payload: { authToken, offlineToken } });
+
+  it('renews an access token and rotates the offline token', async () => {
+    const user = await server().createUser();
+    const first = await signIn(server(), user.email, user.password, true);
+    server().clock.advance(4000);
+    const renewed = await validate(first.offline_token as string, first.access_token);
+    expect(renewed.statusCode).toBe(200);
+    const body = renewed.json<{ access_token: string; offline_token: string }>();
+    expect(body.offline_token).not.toBe(first.offline_token);
+    expect((await me(server(), body.access_token)).statusCode).toBe(200);
+  });
+
+  it('reuse of a rotated token after the grace window revokes the whole chain', async () => {
+    const user = await server().createUser();
+    const first = await signIn(server(), user.email, user.password, true);
+    const second = (await validate(first.offline_token as string)).json<{ offline_token: string }>();
+    server().clock.advance(60);
+    const replay = await validate(first.offline_token as string);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().messageKey).toBe('INVALID_TOKEN');
+    // The legitimate successor is revoked too: a stolen token cannot keep a session alive.
+    expect((await validate(second.offline_token)).statusCode).toBe(401);
+  });
+
+  it('two tabs renewing with the same token at once both succeed (grace window)', async () => {
+    const user = await server().createUser();
+    const first = await signIn(server(), user.email, user.password, true);
+    const [a, b] = await Promise.all([validate(first.offline_token as string), validate(first.offline_token as string)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+  });
+
+  it('logout revokes the offline token on the server', async () => {
+    const user = await server().createUser();
+    const first = await signIn(server(), user.email, user.password, true);
+    const logout = await server().app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      payload: { offlineToken: first.offline_token },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await validate(first.offline_token as string)).statusCode).toBe(401);
+  });
+
+  it('an offline token expires after 30 days', async () => {
+    const user = await server().createUser();
+    const first = await signIn(server(), user.email, user.password, true);
+    server().clock.advance(30 * 86_400 + 1);
+    const response = await validate(first.offline_token as string);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().messageKey).toBe('SESSION_EXPIRED');
+  });
+
+  it('an unknown offline token is a 401 INVALID_TOKEN', async () => {
+    const response = await validate('x'.repeat(43));
+    expect(response.statusCode).toBe(401);
+    expect(response.json().messageKey).toBe('INVALID_TOKEN');
+  });
+});
