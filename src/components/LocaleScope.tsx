@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { i18n } from '../i18n.js';
 import {
@@ -41,11 +41,10 @@ export function LocaleScope({ prefix }: { prefix: Locale | null }) {
   const stored = readStoredLocale(sessionStorage);
   const redirect = prefix ? null : localeRedirect(location.pathname, location.search, stored);
   const language = prefix ?? stored ?? DEFAULT_LOCALE;
+  // Both are idempotent and must hold before the first paint (and before any link is followed),
+  // so they run during render rather than in an effect.
+  if (prefix && stored !== prefix) sessionStorage.setItem(LOCALE_STORAGE_KEY, prefix);
   if (i18n.language !== language) void i18n.changeLanguage(language);
-
-  useEffect(() => {
-    if (prefix) sessionStorage.setItem(LOCALE_STORAGE_KEY, prefix);
-  }, [prefix]);
 
   const value = useMemo<LocaleContextValue>(
     () => ({

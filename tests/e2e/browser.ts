@@ -1,0 +1,75 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { openDatabase } from '../../server/db/index.js';
+import { hashPassword } from '../../server/modules/auth/passwords.js';
+import { UsersRepo } from '../../server/modules/users/repo.js';
+
+/** The system Chromium, headless, with the flags this machine needs; Playwright gives it a fresh profile. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export function url(path: string): string {
+  return `${inject('baseUrl')}${path}`;
+}
+
+/** A new browser context (its own storage) and page that fail the test on any uncaught page error. */
+export async function newPage(browser: Browser, context?: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const ctx = context ?? (await browser.newContext({ locale: 'en-US' }));
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context: ctx, page, errors };
+}
+
+/** A verified account with the user role, written straight into the server's database. */
+export async function createVerifiedUser(): Promise<{ email: string; password: string }> {
+  const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
+  try {
+    const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
+    const password = 'e2e password 42';
+    const now = new Date().toISOString();
+    await new UsersRepo(db.kysely).insert(
+      {
+        id: randomUUID(),
+        email,
+        password_hash: await hashPassword(password),
+        first_name: 'E2E',
+        last_name: 'User',
+        email_verified_at: now,
+        signup_source: 'e2e',
+        created_at: now,
+        updated_at: now,
+      },
+      ['user'],
+    );
+    return { email, password };
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function signIn(page: Page, path: string, email: string, password: string, submit: RegExp) {
+  await page.goto(url(path));
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
+  await page.getByRole('button', { name: submit }).click();
+}
+
+/** Waits (up to 10 s) until the element is visible; fails the test otherwise. */
+export async function shown(locator: Locator): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout: 10_000 });
+}
