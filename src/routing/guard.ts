@@ -49,7 +49,8 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   }
   if (input.access === 'anonymous' && input.authenticated) {
     // Stay where they were (go back), or continue to where sign-in was asked for, or start at root.
-    const back = input.previousPath && input.previousPath !== input.path ? input.previousPath : null;
+    const previous = input.previousPath?.split('?')[0];
+    const back = input.previousPath && previous !== input.path ? input.previousPath : null;
     return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, '/') };
   }
   if (input.access === 'admin' && !isAdmin(input.roles)) {

@@ -1,0 +1,465 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAuthProvider, listenToOtherTabs } from '../../providers/authProvider.js';
+import { createSessionCache } from '../../providers/cache.js';
+import type { ApiError, HttpClient, RequestOptions } from '../../providers/http.js';
+import { createSessionStore } from '../../providers/session.js';
+import type { Me } from '../../contract/users.js';
+import { jwt, memoryStorage } from './fakes.js';
+
+const NOW_MS = 1_700_000_000_000;
+const NOW_S = NOW_MS / 1000;
+const FRESH = jwt(NOW_S + 3600);
+const FRESH_RENEWED = jwt(NOW_S + 7200);
+const EXPIRED = jwt(NOW_S - 60);
+
+const ME: Me = {
+  id: 'u1',
+  email: 'user@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  roles: ['user'],
+  emailVerified: true,
+  subscriptionId: null,
+  eligibleForDiscountBasedOnPreviousVersion: false,
+  createdAt: '2024-01-01T00:00:00.000Z',
+};
+
+function apiError(statusCode: number, messageKey: string): ApiError {
+  return { messageKey, message: messageKey, statusCode };
+}
+
+interface HttpCall {
+  url: string;
+  options: RequestOptions | undefined;
+}
+
+/** Each URL answers with a value, or with what a function returns or throws. Unknown URLs fail. */
+type Answer = unknown | ((options: RequestOptions | undefined) => unknown);
+
+function fakeHttp(answers: Record<string, Answer> = {}) {
+  const calls: HttpCall[] = [];
+  const http: HttpClient = async <T,>(url: string, options?: RequestOptions): Promise<T> => {
+    calls.push({ url, options });
+    if (!(url in answers)) throw new Error(`unexpected call to ${url}`);
+    const answer = answers[url];
+    return (typeof answer === 'function' ? await answer(options) : answer) as T;
+  };
+  return { http, calls };
+}
+
+function setup(answers: Record<string, Answer> = {}, stored: { token?: string; offline?: string } = {}) {
+  const session = createSessionStore(memoryStorage());
+  if (stored.token !== undefined) session.setToken(stored.token);
+  if (stored.offline !== undefined) session.setOfflineToken(stored.offline);
+  const cache = createSessionCache();
+  const channel = { postMessage: vi.fn() };
+  const { http, calls } = fakeHttp(answers);
+  const auth = createAuthProvider({ http, session, cache, channel, now: () => NOW_MS });
+  return { auth, session, cache, channel, calls };
+}
+
+function callsTo(calls: HttpCall[], url: string): HttpCall[] {
+  return calls.filter((call) => call.url === url);
+}
+
+describe('login (spec section 4)', () => {
+  const credentials = { email: 'user@example.com', password: 'secret123' };
+
+  it('stores the access token', async () => {
+    const { auth, session } = setup({ '/auth/login': { access_token: FRESH, offline_token: 'offline-1' } });
+    const result = await auth.login(credentials);
+    expect(result.success).toBe(true);
+    expect(session.getToken()).toBe(FRESH);
+  });
+
+  it('stores the offline token only when rememberMe is set', async () => {
+    const { auth, session } = setup({ '/auth/login': { access_token: FRESH, offline_token: 'offline-1' } });
+    await auth.login({ ...credentials, rememberMe: true });
+    expect(session.getOfflineToken()).toBe('offline-1');
+  });
+
+  it('without rememberMe the offline token is not stored', async () => {
+    const { auth, session } = setup({ '/auth/login': { access_token: FRESH, offline_token: 'offline-1' } });
+    await auth.login({ ...credentials, rememberMe: false });
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('without rememberMe a previously stored offline token is cleared', async () => {
+    const { auth, session } = setup(
+      { '/auth/login': { access_token: FRESH, offline_token: 'offline-new' } },
+      { offline: 'offline-old' },
+    );
+    await auth.login(credentials);
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('posts to /auth/login with no auth and the rememberMe flag', async () => {
+    const { auth, calls } = setup({ '/auth/login': { access_token: FRESH } });
+    await auth.login({ ...credentials, rememberMe: true });
+    expect(calls).toEqual([
+      {
+        url: '/auth/login',
+        options: { method: 'POST', noAuth: true, body: { ...credentials, rememberMe: true } },
+      },
+    ]);
+  });
+
+  it('sends rememberMe false when it is not set', async () => {
+    const { auth, calls } = setup({ '/auth/login': { access_token: FRESH } });
+    await auth.login(credentials);
+    expect(calls[0]?.options?.body).toEqual({ ...credentials, rememberMe: false });
+  });
+
+  it('admin login posts to /auth/admin-login with email and password only', async () => {
+    const { auth, calls, session } = setup({ '/auth/admin-login': { access_token: FRESH } });
+    const result = await auth.login({ ...credentials, admin: true, rememberMe: true });
+    expect(result.success).toBe(true);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url).toBe('/auth/admin-login');
+    expect(calls[0]?.options).toMatchObject({ method: 'POST', noAuth: true });
+    expect(calls[0]?.options?.body).toStrictEqual(credentials);
+    expect(session.getToken()).toBe(FRESH);
+  });
+
+  it('announces login to other tabs', async () => {
+    const { auth, channel } = setup({ '/auth/login': { access_token: FRESH } });
+    await auth.login(credentials);
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+  });
+
+  it('passes redirectTo through when the caller gives one', async () => {
+    const { auth } = setup({ '/auth/login': { access_token: FRESH } });
+    await expect(auth.login({ ...credentials, redirectTo: '/account/profile' })).resolves.toEqual({
+      success: true,
+      redirectTo: '/account/profile',
+    });
+  });
+
+  it('a failed login returns the messageKey as error message and stores nothing', async () => {
+    const { auth, session, channel } = setup({
+      '/auth/login': () => {
+        throw apiError(400, 'WRONG_CREDENTIALS');
+      },
+    });
+    const result = await auth.login({ ...credentials, rememberMe: true });
+    expect(result.success).toBe(false);
+    expect(result.error?.message).toBe('WRONG_CREDENTIALS');
+    expect(session.getToken()).toBeNull();
+    expect(session.getOfflineToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+  });
+
+  it('a failure that is not an API error reports DEFAULT', async () => {
+    const { auth } = setup({
+      '/auth/login': () => {
+        throw new Error('boom');
+      },
+    });
+    const result = await auth.login(credentials);
+    expect(result.success).toBe(false);
+    expect(result.error?.message).toBe('DEFAULT');
+  });
+
+  it('re-checks the token: an already expired access token is not a successful login', async () => {
+    const { auth, session, channel } = setup({ '/auth/login': { access_token: EXPIRED } });
+    const result = await auth.login(credentials);
+    expect(result.success).toBe(false);
+    expect(result.error?.message).toBe('SESSION_EXPIRED');
+    expect(session.getToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+  });
+});
+
+describe('check: token check (spec section 4)', () => {
+  it('a token whose exp is in the future is used without any call', async () => {
+    const { auth, calls } = setup({}, { token: FRESH, offline: 'offline-1' });
+    await expect(auth.check()).resolves.toEqual({ authenticated: true });
+    expect(calls).toEqual([]);
+  });
+
+  it('exp is in seconds and compared with the injected clock', async () => {
+    const justExpired = jwt(NOW_S);
+    const { auth, calls } = setup({}, { token: justExpired });
+    await expect(auth.check()).resolves.toMatchObject({ authenticated: false });
+    expect(calls).toEqual([]);
+  });
+
+  it('an expired token is renewed through /auth/validate with the offline token', async () => {
+    const { auth, calls, session } = setup(
+      { '/auth/validate': { access_token: FRESH_RENEWED, offline_token: 'offline-2' } },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    await expect(auth.check()).resolves.toEqual({ authenticated: true });
+    expect(calls).toEqual([
+      {
+        url: '/auth/validate',
+        options: { method: 'POST', noAuth: true, body: { authToken: EXPIRED, offlineToken: 'offline-1' } },
+      },
+    ]);
+    expect(session.getToken()).toBe(FRESH_RENEWED);
+    expect(session.getOfflineToken()).toBe('offline-2');
+  });
+
+  it('an undecodable token counts as expired and is renewed', async () => {
+    const { auth, calls } = setup(
+      { '/auth/validate': { access_token: FRESH_RENEWED, offline_token: 'offline-2' } },
+      { token: 'not-a-jwt', offline: 'offline-1' },
+    );
+    await expect(auth.check()).resolves.toEqual({ authenticated: true });
+    expect(callsTo(calls, '/auth/validate')).toHaveLength(1);
+  });
+
+  it('on renewal failure tokens are cleared and the session is unauthenticated', async () => {
+    const { auth, session } = setup(
+      {
+        '/auth/validate': () => {
+          throw apiError(401, 'INVALID_TOKEN');
+        },
+      },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    const result = await auth.check();
+    expect(result).toMatchObject({ authenticated: false, logout: true });
+    expect(session.getToken()).toBeNull();
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('an expired token without an offline token is unauthenticated and cleared, with no call', async () => {
+    const { auth, session, calls } = setup({}, { token: EXPIRED });
+    await expect(auth.check()).resolves.toMatchObject({ authenticated: false, logout: true });
+    expect(session.getToken()).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it('no token at all is unauthenticated', async () => {
+    const { auth, calls } = setup();
+    await expect(auth.check()).resolves.toMatchObject({ authenticated: false });
+    expect(calls).toEqual([]);
+  });
+
+  it('two concurrent checks share one /auth/validate call', async () => {
+    let release: (value: unknown) => void = () => undefined;
+    const pending = new Promise((resolve) => {
+      release = resolve;
+    });
+    const { auth, calls } = setup(
+      { '/auth/validate': () => pending },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    const first = auth.check();
+    const second = auth.check();
+    release({ access_token: FRESH_RENEWED, offline_token: 'offline-2' });
+    await expect(Promise.all([first, second])).resolves.toEqual([{ authenticated: true }, { authenticated: true }]);
+    expect(callsTo(calls, '/auth/validate')).toHaveLength(1);
+  });
+
+  it('a later renewal is a new call once the shared one has finished', async () => {
+    // The server hands back a token that is already expired, so the second check has to renew again.
+    const { auth, calls } = setup(
+      { '/auth/validate': { access_token: EXPIRED, offline_token: 'offline-2' } },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    await auth.check();
+    await auth.check();
+    expect(callsTo(calls, '/auth/validate')).toHaveLength(2);
+  });
+});
+
+describe('logout (spec section 4)', () => {
+  it('clears both tokens and the cached current user', async () => {
+    const { auth, session, cache } = setup({ '/auth/logout': null }, { token: FRESH, offline: 'offline-1' });
+    cache.user = ME;
+    const result = await auth.logout();
+    expect(result.success).toBe(true);
+    expect(session.getToken()).toBeNull();
+    expect(session.getOfflineToken()).toBeNull();
+    expect(cache.user).toBeNull();
+  });
+
+  it('announces logout to other tabs', async () => {
+    const { auth, channel } = setup({}, { token: FRESH });
+    await auth.logout();
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'logout' });
+  });
+
+  it('tells the server with the offline token when there was one', async () => {
+    const { auth, calls } = setup({ '/auth/logout': null }, { token: FRESH, offline: 'offline-1' });
+    await auth.logout();
+    expect(calls).toEqual([
+      { url: '/auth/logout', options: { method: 'POST', noAuth: true, body: { offlineToken: 'offline-1' } } },
+    ]);
+  });
+
+  it('makes no server call without an offline token', async () => {
+    const { auth, calls } = setup({}, { token: FRESH });
+    await auth.logout();
+    expect(calls).toEqual([]);
+  });
+
+  it('still succeeds when the server call fails', async () => {
+    const { auth, session } = setup(
+      {
+        '/auth/logout': () => {
+          throw apiError(500, 'DEFAULT');
+        },
+      },
+      { token: FRESH, offline: 'offline-1' },
+    );
+    await expect(auth.logout()).resolves.toMatchObject({ success: true, redirectTo: '/login' });
+    expect(session.getToken()).toBeNull();
+  });
+});
+
+describe('onError', () => {
+  it('a 401 logs out', async () => {
+    const { auth } = setup();
+    await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true });
+  });
+
+  it('a 403 does not log out', async () => {
+    const { auth } = setup();
+    const result: { logout?: boolean } = await auth.onError(apiError(403, 'FORBIDDEN'));
+    expect(result.logout).toBeFalsy();
+  });
+
+  it('an error without a status does not log out', async () => {
+    const { auth } = setup();
+    const result: { logout?: boolean } = await auth.onError(new Error('network'));
+    expect(result.logout).toBeFalsy();
+  });
+});
+
+describe('getIdentity: the current user', () => {
+  it('fetches /users/me once and then uses the cache', async () => {
+    const { auth, calls } = setup({ '/users/me': ME }, { token: FRESH });
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    expect(callsTo(calls, '/users/me')).toHaveLength(1);
+  });
+
+  it('a 401 from /users/me clears the session', async () => {
+    const { auth, session } = setup(
+      {
+        '/users/me': () => {
+          throw apiError(401, 'UNAUTHORIZED');
+        },
+      },
+      { token: FRESH, offline: 'offline-1' },
+    );
+    await expect(auth.getIdentity()).resolves.toBeNull();
+    expect(session.getToken()).toBeNull();
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('another failure of /users/me keeps the session', async () => {
+    const { auth, session } = setup(
+      {
+        '/users/me': () => {
+          throw apiError(500, 'DEFAULT');
+        },
+      },
+      { token: FRESH },
+    );
+    await expect(auth.getIdentity()).resolves.toBeNull();
+    expect(session.getToken()).toBe(FRESH);
+  });
+
+  it('without a valid session /users/me is not called', async () => {
+    const { auth, calls } = setup({ '/users/me': ME });
+    await expect(auth.getIdentity()).resolves.toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it('the cache is dropped on logout, so the next identity is fetched again', async () => {
+    const { auth, calls, session } = setup({ '/users/me': ME }, { token: FRESH });
+    await auth.getIdentity();
+    await auth.logout();
+    session.setToken(FRESH);
+    await auth.getIdentity();
+    expect(callsTo(calls, '/users/me')).toHaveLength(2);
+  });
+
+  it('getPermissions returns the roles of the current user', async () => {
+    const { auth } = setup({ '/users/me': { ...ME, roles: ['user', 'admin'] } }, { token: FRESH });
+    await expect(auth.getPermissions()).resolves.toEqual(['user', 'admin']);
+  });
+});
+
+describe('listenToOtherTabs: cross-tab events (spec section 4)', () => {
+  const opened: BroadcastChannel[] = [];
+  function channel(): BroadcastChannel {
+    const created = new BroadcastChannel('shapelab-auth-test');
+    opened.push(created);
+    return created;
+  }
+
+  afterEach(() => {
+    for (const created of opened.splice(0)) created.close();
+  });
+
+  /** Resolves once `receiver` has seen one more message, so a test can tell "not delivered" from "not yet". */
+  function nextMessage(receiver: BroadcastChannel): Promise<unknown> {
+    return new Promise((resolve) => {
+      receiver.addEventListener('message', (event) => resolve(event.data), { once: true });
+    });
+  }
+
+  it('a logout announced in one tab calls onLogout in the other', async () => {
+    const sender = channel();
+    const receiver = channel();
+    const handlers = { onLogout: vi.fn(), onLogin: vi.fn() };
+    listenToOtherTabs(receiver, handlers);
+    sender.postMessage({ type: 'logout' });
+    await vi.waitFor(() => expect(handlers.onLogout).toHaveBeenCalledTimes(1));
+    expect(handlers.onLogin).not.toHaveBeenCalled();
+  });
+
+  it('a login announced in one tab calls onLogin in the other', async () => {
+    const sender = channel();
+    const receiver = channel();
+    const handlers = { onLogout: vi.fn(), onLogin: vi.fn() };
+    listenToOtherTabs(receiver, handlers);
+    sender.postMessage({ type: 'login' });
+    await vi.waitFor(() => expect(handlers.onLogin).toHaveBeenCalledTimes(1));
+    expect(handlers.onLogout).not.toHaveBeenCalled();
+  });
+
+  it('other messages are ignored', async () => {
+    const sender = channel();
+    const receiver = channel();
+    const handlers = { onLogout: vi.fn(), onLogin: vi.fn() };
+    listenToOtherTabs(receiver, handlers);
+    const delivered = nextMessage(receiver);
+    sender.postMessage({ type: 'something-else' });
+    await delivered;
+    expect(handlers.onLogout).not.toHaveBeenCalled();
+    expect(handlers.onLogin).not.toHaveBeenCalled();
+  });
+
+  it('the returned function unsubscribes', async () => {
+    const sender = channel();
+    const receiver = channel();
+    const handlers = { onLogout: vi.fn(), onLogin: vi.fn() };
+    const unsubscribe = listenToOtherTabs(receiver, handlers);
+    unsubscribe();
+    const delivered = nextMessage(receiver);
+    sender.postMessage({ type: 'logout' });
+    await expect(delivered).resolves.toEqual({ type: 'logout' });
+    expect(handlers.onLogout).not.toHaveBeenCalled();
+  });
+
+  it('a logout through the auth provider reaches the other tab', async () => {
+    const receiver = channel();
+    const handlers = { onLogout: vi.fn(), onLogin: vi.fn() };
+    listenToOtherTabs(receiver, handlers);
+    const auth = createAuthProvider({
+      http: fakeHttp().http,
+      session: createSessionStore(memoryStorage()),
+      cache: createSessionCache(),
+      channel: channel(),
+      now: () => NOW_MS,
+    });
+    await auth.logout();
+    await vi.waitFor(() => expect(handlers.onLogout).toHaveBeenCalledTimes(1));
+  });
+});

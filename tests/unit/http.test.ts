@@ -1,0 +1,259 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createHttpClient, type ApiError, type RequestOptions } from '../../providers/http.js';
+import { createMessageBus } from '../../providers/messages.js';
+import { createSessionStore, type SessionStore, TOKEN_KEY } from '../../providers/session.js';
+import { memoryStorage } from './fakes.js';
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+interface FakeAnswer {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** A fetch that records every call and answers with the given Response each time. */
+function fakeFetch(answer: FakeAnswer | (() => never) = {}) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    calls.push({ url: String(input), init: init ?? {} });
+    if (typeof answer === 'function') return answer();
+    return new Response(answer.body ?? '', {
+      status: answer.status ?? 200,
+      statusText: answer.status && answer.status >= 400 ? 'Failure' : 'OK',
+      headers: answer.headers ?? {},
+    });
+  });
+  return { fetch: fn as typeof fetch, fn, calls };
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+function setup(answer: FakeAnswer | (() => never) = {}, token: string | null = 'stored-token') {
+  const storage = memoryStorage(token === null ? {} : { [TOKEN_KEY]: token });
+  const session: SessionStore = createSessionStore(storage);
+  const messages = createMessageBus();
+  const published: string[] = [];
+  messages.subscribe((key) => published.push(key));
+  const fake = fakeFetch(answer);
+  const http = createHttpClient({ baseUrl: 'https://api.test', session, messages, fetch: fake.fetch });
+  return { http, session, published, ...fake };
+}
+
+function onlyCall(calls: Call[]): Call {
+  expect(calls).toHaveLength(1);
+  const [call] = calls;
+  if (!call) throw new Error('no call recorded');
+  return call;
+}
+
+function header(call: Call, name: string): string | null {
+  return new Headers(call.init.headers).get(name);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected the request to reject');
+}
+
+describe('HTTP client: requests (spec section 7)', () => {
+  it('every request carries Content-Type application/json', async () => {
+    const { http, calls } = setup({ body: '{}', headers: JSON_TYPE });
+    await http('/users/me');
+    await http('/auth/login', { method: 'POST', noAuth: true, body: { email: 'a@b.co' } });
+    expect(calls).toHaveLength(2);
+    for (const call of calls) expect(header(call, 'Content-Type')).toBe('application/json');
+  });
+
+  it('a call given only a URL is a GET to the backend API base', async () => {
+    const { http, calls } = setup();
+    await http('/users/me');
+    const call = onlyCall(calls);
+    expect(call.url).toBe('https://api.test/users/me');
+    expect(call.init.method).toBe('GET');
+    expect(call.init.body).toBeUndefined();
+  });
+
+  it('the given method is used', async () => {
+    const { http, calls } = setup();
+    await http('/users/42', { method: 'DELETE' });
+    expect(onlyCall(calls).init.method).toBe('DELETE');
+  });
+
+  it('a bearer token is added to calls not marked no auth', async () => {
+    const { http, calls } = setup();
+    await http('/users/me');
+    expect(header(onlyCall(calls), 'Authorization')).toBe('Bearer stored-token');
+  });
+
+  it('a call marked no auth goes without the bearer token', async () => {
+    const { http, calls } = setup();
+    await http('/auth/login', { method: 'POST', noAuth: true, body: {} });
+    expect(header(onlyCall(calls), 'Authorization')).toBeNull();
+  });
+
+  it('a call marked no auth is sent even without a session', async () => {
+    const { http, calls } = setup({}, null);
+    await http('/auth/login', { method: 'POST', noAuth: true, body: {} });
+    expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['no token', null],
+    ['a blank token', '   '],
+  ])('with %s available the request is rejected with UNAUTHORIZED and fetch is not called', async (_label, token) => {
+    const { http, fn } = setup({}, token);
+    const error = await rejection(http('/users/me'));
+    expect(error.messageKey).toBe('UNAUTHORIZED');
+    expect(error.statusCode).toBe(401);
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it('the current UI language is sent as Accept-Language so server texts match the screen', async () => {
+    const storage = memoryStorage({ [TOKEN_KEY]: 'stored-token' });
+    const fake = fakeFetch();
+    const http = createHttpClient({
+      baseUrl: '',
+      session: createSessionStore(storage),
+      messages: createMessageBus(),
+      language: () => 'de',
+      fetch: fake.fetch,
+    });
+    await http('/users/me');
+    expect(header(onlyCall(fake.calls), 'Accept-Language')).toBe('de');
+  });
+
+  it('the body is JSON-stringified', async () => {
+    const { http, calls } = setup();
+    const body = { email: 'a@b.co', rememberMe: true, nested: { list: [1, 2] } };
+    await http('/auth/login', { method: 'POST', noAuth: true, body });
+    const sent = onlyCall(calls).init.body;
+    expect(sent).toBe(JSON.stringify(body));
+  });
+
+  it('an empty object body is still sent as "{}"', async () => {
+    const { http, calls } = setup();
+    await http('/users/downloadedShapelab', { method: 'POST', body: {} });
+    expect(onlyCall(calls).init.body).toBe('{}');
+  });
+});
+
+describe('HTTP client: answers (spec section 7)', () => {
+  it('an empty body (length 0) is returned as null', async () => {
+    const { http } = setup({ body: '', headers: JSON_TYPE });
+    await expect(http('/users/me')).resolves.toBeNull();
+  });
+
+  it('an empty body without a content type is returned as null too', async () => {
+    const { http } = setup({ body: '' });
+    await expect(http('/users/me')).resolves.toBeNull();
+  });
+
+  it('a JSON body is parsed', async () => {
+    const { http } = setup({ body: '{"id":"u1","roles":["admin"]}', headers: JSON_TYPE });
+    await expect(http('/users/me')).resolves.toEqual({ id: 'u1', roles: ['admin'] });
+  });
+
+  it('a JSON body with a charset in the content type is parsed', async () => {
+    const { http } = setup({ body: '[1,2]', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    await expect(http('/x')).resolves.toEqual([1, 2]);
+  });
+
+  it('a non-JSON content type returns the text', async () => {
+    const { http } = setup({ body: 'DISCOUNT-42', headers: { 'content-type': 'text/plain' } });
+    await expect(http('/perpetual/discount-object-by-code/?discountCode=X', { noAuth: true })).resolves.toBe(
+      'DISCOUNT-42',
+    );
+  });
+
+  it('a non-JSON content type returns JSON-looking text unparsed', async () => {
+    const { http } = setup({ body: '{"a":1}', headers: { 'content-type': 'text/plain' } });
+    await expect(http('/x')).resolves.toBe('{"a":1}');
+  });
+
+  it('a response header named Bearer replaces the stored token', async () => {
+    const { http, session } = setup({ body: '{}', headers: { ...JSON_TYPE, Bearer: 'renewed-token' } });
+    await http('/users/me');
+    expect(session.getToken()).toBe('renewed-token');
+  });
+
+  it('the Bearer header replaces the stored token on error responses too', async () => {
+    const { http, session } = setup({
+      status: 403,
+      body: '{"messageKey":"FORBIDDEN","message":"no"}',
+      headers: { ...JSON_TYPE, Bearer: 'renewed-on-error' },
+    });
+    await rejection(http('/users'));
+    expect(session.getToken()).toBe('renewed-on-error');
+  });
+
+  it('without a Bearer header the stored token is kept', async () => {
+    const { http, session } = setup({ body: '{}', headers: JSON_TYPE });
+    await http('/users/me');
+    expect(session.getToken()).toBe('stored-token');
+  });
+
+  it('a non-OK response publishes its messageKey and rejects with the body plus statusCode', async () => {
+    const { http, published } = setup({
+      status: 400,
+      body: '{"messageKey":"WRONG_CREDENTIALS","message":"Email or password is incorrect.","field":"email"}',
+      headers: JSON_TYPE,
+    });
+    const error = await rejection(http('/auth/login', { method: 'POST', noAuth: true, body: {} }));
+    expect(published).toEqual(['WRONG_CREDENTIALS']);
+    expect(error).toEqual({
+      messageKey: 'WRONG_CREDENTIALS',
+      message: 'Email or password is incorrect.',
+      field: 'email',
+      statusCode: 400,
+    });
+  });
+
+  it('a non-OK response without messageKey publishes and rejects with DEFAULT', async () => {
+    const { http, published } = setup({ status: 500, body: '{"oops":true}', headers: JSON_TYPE });
+    const error = await rejection(http('/users/me'));
+    expect(published).toEqual(['DEFAULT']);
+    expect(error.messageKey).toBe('DEFAULT');
+    expect(error.statusCode).toBe(500);
+  });
+
+  it('a non-OK response with an empty or text body publishes and rejects with DEFAULT', async () => {
+    const { http, published } = setup({ status: 502, body: 'Bad gateway', headers: { 'content-type': 'text/html' } });
+    const error = await rejection(http('/users/me'));
+    expect(published).toEqual(['DEFAULT']);
+    expect(error.messageKey).toBe('DEFAULT');
+    expect(error.statusCode).toBe(502);
+  });
+
+  it('a network failure publishes DEFAULT and rejects with DEFAULT', async () => {
+    const { http, published } = setup(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const error = await rejection(http('/users/me'));
+    expect(published).toEqual(['DEFAULT']);
+    expect(error.messageKey).toBe('DEFAULT');
+  });
+
+  it('an OK answer publishes nothing', async () => {
+    const { http, published } = setup({ body: '{}', headers: JSON_TYPE });
+    await http('/users/me');
+    expect(published).toEqual([]);
+  });
+
+  it('an aborted request is passed through without publishing a message', async () => {
+    const { http, published } = setup(() => {
+      throw new DOMException('aborted', 'AbortError');
+    });
+    const controller = new AbortController();
+    const options: RequestOptions = { signal: controller.signal };
+    await expect(http('/users/me', options)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(published).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_KEYS } from '../../contract/errors.js';
+import de from '../../locales/de/translation.json';
+import en from '../../locales/en/translation.json';
+import { ADMIN_MENU, USER_MENU } from '../../src/routing/menu.js';
+import { ROUTES } from '../../src/routing/routes.js';
+
+/** Every leaf of a translation tree as `dotted.key` -> value. */
+function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
+  const result = new Map<string, unknown>();
+  if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) {
+    result.set(prefix, tree);
+    return result;
+  }
+  for (const [key, value] of Object.entries(tree)) {
+    for (const [leaf, text] of leaves(value, prefix ? `${prefix}.${key}` : key)) result.set(leaf, text);
+  }
+  return result;
+}
+
+const LOCALES = { en: leaves(en), de: leaves(de) };
+
+describe('translations (spec section 1: en and de)', () => {
+  it('en and de have exactly the same set of nested keys', () => {
+    expect([...LOCALES.de.keys()].sort()).toEqual([...LOCALES.en.keys()].sort());
+  });
+
+  it.each(Object.entries(LOCALES))('%s has only non-empty string texts', (_locale, texts) => {
+    expect(texts.size).toBeGreaterThan(0);
+    for (const [key, text] of texts) {
+      expect(typeof text, key).toBe('string');
+      expect(String(text).trim(), key).not.toBe('');
+    }
+  });
+
+  it.each(Object.entries(LOCALES))('every messageKey has an errors.<KEY> text in %s', (_locale, texts) => {
+    for (const key of MESSAGE_KEYS) expect(texts.has(`errors.${key}`), `errors.${key}`).toBe(true);
+  });
+
+  it.each(Object.entries(LOCALES))('every route titleKey exists in %s', (_locale, texts) => {
+    for (const route of ROUTES) expect(texts.has(route.titleKey), `${route.path}: ${route.titleKey}`).toBe(true);
+  });
+
+  it.each(Object.entries(LOCALES))('every menu labelKey exists in %s', (_locale, texts) => {
+    for (const entry of [...USER_MENU, ...ADMIN_MENU]) {
+      expect(texts.has(entry.labelKey), `${entry.key}: ${entry.labelKey}`).toBe(true);
+    }
+  });
+
+  it('the spec texts for session errors are used in en', () => {
+    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Session is expired!');
+    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized!');
+    expect(LOCALES.en.get('errors.WRONG_CREDENTIALS')).toBe('Email or password is incorrect.');
+  });
+});

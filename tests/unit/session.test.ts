@@ -1,0 +1,106 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createSessionStore, isBlank, OFFLINE_TOKEN_KEY, TOKEN_KEY } from '../../providers/session.js';
+import { memoryStorage } from './fakes.js';
+
+describe('isBlank: empty, null, undefined or whitespace-only counts as no token (spec section 4)', () => {
+  it.each([
+    ['empty string', ''],
+    ['null', null],
+    ['undefined', undefined],
+    ['spaces', '   '],
+    ['tabs and newlines', '\t\n '],
+  ])('%s counts as none', (_label, value) => {
+    expect(isBlank(value)).toBe(true);
+  });
+
+  it.each([
+    ['a number', 42],
+    ['a boolean', true],
+    ['an object', { token: 'abc' }],
+    ['an array', ['abc']],
+  ])('a non-string (%s) counts as none', (_label, value) => {
+    expect(isBlank(value)).toBe(true);
+  });
+
+  it('a string with visible characters is a token', () => {
+    expect(isBlank('abc')).toBe(false);
+    expect(isBlank('  abc  ')).toBe(false);
+  });
+});
+
+describe.each([
+  ['jsdom localStorage', () => localStorage],
+  ['a Map-backed Storage', () => memoryStorage()],
+])('createSessionStore over %s', (_label, makeStorage) => {
+  let storage: Storage;
+
+  beforeEach(() => {
+    storage = makeStorage();
+    storage.clear();
+  });
+
+  it('keeps the access token and the offline token under their keys', () => {
+    const store = createSessionStore(storage);
+    store.setToken('access');
+    store.setOfflineToken('offline');
+    expect(store.getToken()).toBe('access');
+    expect(store.getOfflineToken()).toBe('offline');
+    expect(storage.getItem(TOKEN_KEY)).toBe('access');
+    expect(storage.getItem(OFFLINE_TOKEN_KEY)).toBe('offline');
+  });
+
+  it('a missing stored value reads as null', () => {
+    const store = createSessionStore(storage);
+    expect(store.getToken()).toBeNull();
+    expect(store.getOfflineToken()).toBeNull();
+  });
+
+  it.each(['', '   ', '\t'])('a blank stored value (%j) reads as null', (blank) => {
+    storage.setItem(TOKEN_KEY, blank);
+    storage.setItem(OFFLINE_TOKEN_KEY, blank);
+    const store = createSessionStore(storage);
+    expect(store.getToken()).toBeNull();
+    expect(store.getOfflineToken()).toBeNull();
+  });
+
+  it.each([null, '', '  '])('setOfflineToken(%j) removes the stored offline token', (value) => {
+    storage.setItem(OFFLINE_TOKEN_KEY, 'old-offline');
+    const store = createSessionStore(storage);
+    store.setOfflineToken(value);
+    expect(storage.getItem(OFFLINE_TOKEN_KEY)).toBeNull();
+    expect(store.getOfflineToken()).toBeNull();
+  });
+
+  it('clear() removes both tokens and nothing else', () => {
+    storage.setItem(TOKEN_KEY, 'access');
+    storage.setItem(OFFLINE_TOKEN_KEY, 'offline');
+    storage.setItem('unrelated', 'kept');
+    createSessionStore(storage).clear();
+    expect(storage.getItem(TOKEN_KEY)).toBeNull();
+    expect(storage.getItem(OFFLINE_TOKEN_KEY)).toBeNull();
+    expect(storage.getItem('unrelated')).toBe('kept');
+  });
+
+  it('authenticated means a non-blank token is held', () => {
+    const store = createSessionStore(storage);
+    expect(store.isAuthenticated()).toBe(false);
+    storage.setItem(TOKEN_KEY, '  ');
+    expect(store.isAuthenticated()).toBe(false);
+    store.setToken('access');
+    expect(store.isAuthenticated()).toBe(true);
+    store.clear();
+    expect(store.isAuthenticated()).toBe(false);
+  });
+
+  it('an offline token alone is not a session', () => {
+    const store = createSessionStore(storage);
+    store.setOfflineToken('offline');
+    expect(store.isAuthenticated()).toBe(false);
+  });
+
+  it('reads through to storage, so a token another tab wrote is seen', () => {
+    const store = createSessionStore(storage);
+    storage.setItem(TOKEN_KEY, 'from-other-tab');
+    expect(store.getToken()).toBe('from-other-tab');
+  });
+});
