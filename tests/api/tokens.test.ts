@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { expect, it } from 'vitest';
-import { signIn, type TestServer } from '../fixtures/server.js';
+import { signIn, someClientAddress, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -117,7 +117,12 @@ describeEachDatabase('access tokens', (server) => {
 
 describeEachDatabase('offline tokens (remember me)', (server) => {
   const validate = (offlineToken: string, authToken = '') =>
-    server().app.inject({ method: 'POST', url: '/api/auth/validate', payload: { authToken, offlineToken } });
+    server().app.inject({
+      method: 'POST',
+      url: '/api/auth/validate',
+      payload: { authToken, offlineToken },
+      remoteAddress: someClientAddress(),
+    });
 
   it('renews an access token and rotates the offline token', async () => {
     const user = await server().createUser();
@@ -145,8 +150,15 @@ describeEachDatabase('offline tokens (remember me)', (server) => {
   it('two tabs renewing with the same token at once both succeed (grace window)', async () => {
     const user = await server().createUser();
     const first = await signIn(server(), user.email, user.password, true);
-    const [a, b] = await Promise.all([validate(first.offline_token as string), validate(first.offline_token as string)]);
-    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    // Several rounds: on PostgreSQL the second update often lands while the first transaction holds the row.
+    for (let round = 0; round < 5; round += 1) {
+      const fresh = await signIn(server(), user.email, user.password, true);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => validate(fresh.offline_token as string)),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    }
+    expect((await validate(first.offline_token as string)).statusCode).toBe(200);
   });
 
   it('logout revokes the offline token on the server', async () => {

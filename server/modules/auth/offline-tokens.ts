@@ -56,18 +56,27 @@ export class OfflineTokens {
       if (!row || row.revoked_at !== null) throw new AppError('INVALID_TOKEN', 401);
       if (new Date(row.expires_at) <= now) throw new AppError('SESSION_EXPIRED', 401);
 
-      if (row.rotated_at !== null) {
-        if (now.getTime() - new Date(row.rotated_at).getTime() > ROTATION_GRACE_MS) {
-          return { reused: true as const, familyId: row.family_id };
-        }
-      } else {
+      let rotatedAt = row.rotated_at;
+      if (rotatedAt === null) {
         const claimed = await trx
           .updateTable('refresh_tokens')
           .set({ rotated_at: now.toISOString() })
           .where('id', '=', row.id)
           .where('rotated_at', 'is', null)
           .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_TOKEN', 401);
+        if (Number(claimed.numUpdatedRows) !== 1) {
+          // A concurrent renewal (another tab) rotated it between our read and our update: read its outcome.
+          const current = await trx
+            .selectFrom('refresh_tokens')
+            .select(['rotated_at', 'revoked_at'])
+            .where('id', '=', row.id)
+            .executeTakeFirstOrThrow();
+          if (current.revoked_at !== null) throw new AppError('INVALID_TOKEN', 401);
+          rotatedAt = current.rotated_at;
+        }
+      }
+      if (rotatedAt !== null && now.getTime() - new Date(rotatedAt).getTime() > ROTATION_GRACE_MS) {
+        return { reused: true as const, familyId: row.family_id };
       }
       const successor = await this.issue(row.user_id, row.family_id, trx);
       return { reused: false as const, userId: row.user_id, token: successor };
