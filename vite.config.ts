@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bundleReport } from './scripts/bundle-report-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bundleReport()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

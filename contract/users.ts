@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { ROLES } from './roles.js';
 
-export const ROLES = ['user', 'admin'] as const;
+export { isAdmin, ROLES, type Role } from './roles.js';
 export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
 
 export const meSchema = z.object({
   id: z.string(),
@@ -16,10 +16,6 @@ export const meSchema = z.object({
   createdAt: z.string(),
 });
 export type Me = z.infer<typeof meSchema>;
-
-export function isAdmin(roles: readonly string[] | undefined | null): boolean {
-  return Array.isArray(roles) && roles.includes('admin');
-}
 
 /** Columns the admin users list may be sorted by (spec section 7: `sortField`). */
 export const USER_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;

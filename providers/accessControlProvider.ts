@@ -1,5 +1,5 @@
 import type { AccessControlProvider } from '@refinedev/core';
-import { isAdmin } from '../contract/users.js';
+import { isAdmin } from '../contract/roles.js';
 
 /** Resources whose screens are for admins only (spec section 6). */
 export const ADMIN_RESOURCES = new Set([

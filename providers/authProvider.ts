@@ -1,7 +1,8 @@
 import type { AuthProvider } from '@refinedev/core';
 import { jwtDecode } from 'jwt-decode';
 import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
-import { isAdmin, type Me } from '../contract/users.js';
+import { isAdmin } from '../contract/roles.js';
+import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
 import { isApiError, type HttpClient } from './http.js';
 import type { SessionStore } from './session.js';

@@ -30,7 +30,12 @@ export async function ensureSpaBuilt(log: (line: string) => void = (line) => pro
   log('Building the web app (dist/ is missing or older than its sources)...');
   // A child process: Vite sets NODE_ENV=production in its own process, which must not leak into the server.
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  // NODE_ENV is forced: inherited from a test runner (NODE_ENV=test) it would produce React's development build.
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`);
   writeFileSync(STAMP, new Date().toISOString());
 }

@@ -1,17 +1,12 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
 import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
-import { createI18nProvider } from '../providers/i18nProvider.js';
-import { accessControlProvider, authChannel, authProvider, dataProvider } from '../providers/index.js';
+import { authChannel, authProvider } from '../providers/index.js';
 import { FullPageSpinner } from './components/FullPageSpinner.js';
 import { LocaleScope } from './components/LocaleScope.js';
-import { PlannedPage } from './components/PlannedPage.js';
 import { PublicLayout } from './components/layout/PublicLayout.js';
-import { i18n } from './i18n.js';
 import { PAGES } from './pages/index.js';
 import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
 import { LOCALES, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
@@ -19,31 +14,15 @@ import { RouteGuard } from './routing/RouteGuard.js';
 import { ROUTES, type RouteEntry } from './routing/routes.js';
 import { theme } from './theme.js';
 
-/** The signed-in frame pulls in Refine's MUI layout; public pages never load it. */
+/** The signed-in frame mounts <Refine> (src/refine.ts) and its MUI layout; public pages never load either. */
 const AccountLayout = lazy(() => import('./components/layout/AccountLayout.js'));
 
-const i18nProvider = createI18nProvider(i18n);
-
-/** Refine resources: what the menus, access control and data hooks know about (spec sections 2 and 6). */
-const resources = [
-  { name: 'profile', list: '/account/profile' },
-  { name: 'subscription', list: '/account/subscription' },
-  { name: 'payment-options', list: '/account/payment-options' },
-  { name: 'billing-info', list: '/account/billing-info' },
-  { name: 'purchase-history', list: '/account/purchase-history' },
-  { name: 'device-manager', list: '/account/device-manager' },
-  { name: 'analytics', list: '/admin/analytics' },
-  { name: 'cohorts', list: '/admin/cohort' },
-  { name: 'users', list: '/admin/users' },
-  { name: 'lite-keys', list: '/admin/shapelab-lite' },
-];
-
 function screen(entry: RouteEntry) {
-  const Page = entry.page === 'planned' ? null : PAGES[entry.page];
+  const Page = PAGES[entry.page];
   return (
     <RouteGuard entry={entry}>
       <Suspense fallback={<FullPageSpinner />}>
-        {Page ? <Page /> : <PlannedPage titleKey={entry.titleKey} />}
+        <Page titleKey={entry.titleKey} />
       </Suspense>
     </RouteGuard>
   );
@@ -97,17 +76,7 @@ export function App() {
     <BrowserRouter>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        <Refine
-          routerProvider={routerProvider}
-          dataProvider={dataProvider}
-          authProvider={authProvider}
-          accessControlProvider={accessControlProvider}
-          i18nProvider={i18nProvider}
-          resources={resources}
-          options={{ disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false }}
-        >
-          <Routes>{[null, ...LOCALES].map(localeBranch)}</Routes>
-        </Refine>
+        <Routes>{[null, ...LOCALES].map(localeBranch)}</Routes>
       </ThemeProvider>
     </BrowserRouter>
   );

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { session } from '../providers/index.js';
 import { App } from './App.js';
+import { loadLanguage } from './i18n.js';
+import { DEFAULT_LOCALE, readStoredLocale, splitLocale } from './routing/locale.js';
 import { takeSessionFromQuery } from './routing/guard.js';
 
 /**
@@ -17,6 +19,8 @@ function adoptSessionFromAddress(): void {
 }
 
 adoptSessionFromAddress();
+// The first screen's texts arrive before the first render, so nothing flashes in the wrong language.
+await loadLanguage(splitLocale(window.location.pathname).locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { createContext, useContext, useMemo } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { i18n } from '../i18n.js';
+import { useLanguage } from '../i18n.js';
+import { FullPageSpinner } from './FullPageSpinner.js';
 import {
   DEFAULT_LOCALE,
   LOCALE_STORAGE_KEY,
@@ -41,10 +42,9 @@ export function LocaleScope({ prefix }: { prefix: Locale | null }) {
   const stored = readStoredLocale(sessionStorage);
   const redirect = prefix ? null : localeRedirect(location.pathname, location.search, stored);
   const language = prefix ?? stored ?? DEFAULT_LOCALE;
-  // Both are idempotent and must hold before the first paint (and before any link is followed),
-  // so they run during render rather than in an effect.
+  // Idempotent, and must hold before any link is followed, so it runs during render, not in an effect.
   if (prefix && stored !== prefix) sessionStorage.setItem(LOCALE_STORAGE_KEY, prefix);
-  if (i18n.language !== language) void i18n.changeLanguage(language);
+  const languageReady = useLanguage(language);
 
   const value = useMemo<LocaleContextValue>(
     () => ({
@@ -57,6 +57,7 @@ export function LocaleScope({ prefix }: { prefix: Locale | null }) {
   );
 
   if (redirect) return <Navigate to={redirect} replace />;
+  if (!languageReady) return <FullPageSpinner />;
   return (
     <LocaleContext.Provider value={value}>
       <Outlet />

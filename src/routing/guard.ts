@@ -1,4 +1,4 @@
-import { isAdmin } from '../../contract/users.js';
+import { isAdmin } from '../../contract/roles.js';
 
 /**
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on

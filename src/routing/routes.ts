@@ -5,7 +5,17 @@ import type { Access } from './guard.js';
  * frame); `page` names the screen (see src/pages/index.tsx). Screens that a later issue builds are
  * `planned`: they render a clearly worded "coming soon" state, and tests/unit/routes.test.ts lists them.
  */
-export type PageName = 'login' | 'adminLogin' | 'notFound' | 'planned';
+/** Each screen's module under src/pages/ (a lazy chunk of its own; the bundle budgets read this too). */
+export const PAGE_MODULES = {
+  login: 'auth/Login',
+  adminLogin: 'auth/AdminLogin',
+  notFound: 'public/NotFound',
+  planned: 'public/Planned',
+} as const;
+export type PageName = keyof typeof PAGE_MODULES;
+
+/** The lazy module of the signed-in frame (src/components/layout/AccountLayout.tsx). */
+export const ACCOUNT_LAYOUT_MODULE = 'src/components/layout/AccountLayout.tsx';
 
 export interface RouteEntry {
   /** Path without locale prefix and without leading slash; '' is the root. */

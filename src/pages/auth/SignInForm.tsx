@@ -8,18 +8,17 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useLogin } from '@refinedev/core';
-import { useState, type ReactNode } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import type { LoginParams } from '../../../providers/authProvider.js';
+import { TextInput } from '../../components/form/TextInput.js';
+import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { safeReturnPath } from '../../routing/guard.js';
+import { useSignIn } from './useSignIn.js';
 
 interface SignInValues {
   email: string;
@@ -38,27 +37,29 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
   const [searchParams] = useSearchParams();
   const [showPassword, setShowPassword] = useState(false);
   const [errorKey, setErrorKey] = useState<string | null>(null);
-  const { mutate: login, isPending } = useLogin<LoginParams>();
-  const { control, handleSubmit } = useForm<SignInValues>({
-    defaultValues: { email: '', password: '', rememberMe: false },
-  });
+  const { signIn, pending } = useSignIn();
+  const rules = useMemo(
+    () => ({
+      email: (value: string) => {
+        if (value.trim() === '') return t('validation.emailRequired');
+        return isValidEmail(value.trim()) ? null : t('validation.invalidEmail');
+      },
+      password: (value: string) => (value === '' ? t('validation.passwordRequired') : null),
+    }),
+    [t],
+  );
+  const form = useFormFields<SignInValues>({ email: '', password: '', rememberMe: false }, rules);
   useDocumentTitle(props.title);
 
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     setErrorKey(null);
-    login(
-      { ...values, admin: props.admin },
-      {
-        onSuccess: (result) => {
-          if (!result.success) {
-            setErrorKey(result.error?.message ?? 'DEFAULT');
-            return;
-          }
-          const fallback = props.admin ? '/admin/users' : '/';
-          navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
-        },
-      },
-    );
+    const failure = await signIn({ ...values, admin: props.admin });
+    if (failure) {
+      setErrorKey(failure);
+      return;
+    }
+    const fallback = props.admin ? '/admin/users' : '/';
+    navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   });
 
   return (
@@ -72,73 +73,37 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
         </Alert>
       )}
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-        <Controller
-          name="email"
-          control={control}
-          rules={{
-            validate: (value) => {
-              if (value.trim() === '') return t('validation.emailRequired');
-              return isValidEmail(value.trim()) || t('validation.invalidEmail');
-            },
-          }}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              id="email"
-              type="email"
-              label={t('pages.login.email')}
-              autoComplete="username"
-              required
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+        <TextInput
+          {...form.text('email')}
+          id="email"
+          type="email"
+          label={t('pages.login.email')}
+          autoComplete="username"
+          required
         />
-        <Controller
-          name="password"
-          control={control}
-          rules={{ validate: (value) => value !== '' || t('validation.passwordRequired') }}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              id="password"
-              type={showPassword ? 'text' : 'password'}
-              label={t('pages.login.password')}
-              autoComplete="current-password"
-              required
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        onClick={() => setShowPassword((shown) => !shown)}
-                        aria-label={t(showPassword ? 'pages.login.hidePassword' : 'pages.login.showPassword')}
-                        edge="end"
-                      >
-                        {showPassword ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
-            />
-          )}
+        <TextInput
+          {...form.text('password')}
+          id="password"
+          type={showPassword ? 'text' : 'password'}
+          label={t('pages.login.password')}
+          autoComplete="current-password"
+          required
+          endAdornment={
+            <InputAdornment position="end">
+              <IconButton
+                onClick={() => setShowPassword((shown) => !shown)}
+                aria-label={t(showPassword ? 'pages.login.hidePassword' : 'pages.login.showPassword')}
+                edge="end"
+              >
+                {showPassword ? <VisibilityOff /> : <Visibility />}
+              </IconButton>
+            </InputAdornment>
+          }
         />
         {!props.admin && (
-          <Controller
-            name="rememberMe"
-            control={control}
-            render={({ field }) => (
-              <FormControlLabel
-                control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
-                label={t('pages.login.rememberMe')}
-              />
-            )}
-          />
+          <FormControlLabel control={<Checkbox {...form.checkbox('rememberMe')} />} label={t('pages.login.rememberMe')} />
         )}
-        <Button type="submit" variant="contained" size="large" disabled={isPending}>
+        <Button type="submit" variant="contained" size="large" disabled={pending}>
           {props.submitLabel}
         </Button>
       </Box>

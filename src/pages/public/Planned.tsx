@@ -2,13 +2,13 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { useDocumentTitle } from './useDocumentTitle.js';
+import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 
 /**
  * The state of a screen whose issue has not landed yet: its real title and a plain statement that it is
  * not available yet. tests/unit/routes.test.ts lists the routes that still show it.
  */
-export function PlannedPage({ titleKey }: { titleKey: string }) {
+export default function PlannedPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const title = t(titleKey);
   useDocumentTitle(title);

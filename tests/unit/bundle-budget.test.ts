@@ -1,0 +1,56 @@
+// @vitest-environment node
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeWeight, measureRoutes, type RouteWeight } from '../../bench/bundle.js';
+import { ensureSpaBuilt } from '../../scripts/spa-build.js';
+
+/**
+ * JavaScript weight budgets per route (issue "Budgets"): gzip of everything the browser downloads to
+ * render the route, read from the production build's manifest. A failure names the route, its size and
+ * the packages that make it up.
+ */
+let weights: RouteWeight[] = [];
+
+beforeAll(async () => {
+  await ensureSpaBuilt(() => undefined);
+  weights = measureRoutes(path.resolve(import.meta.dirname, '../../dist'));
+}, 120_000);
+
+describe('bundle budgets', () => {
+  it('measures every route of the route table', () => {
+    expect(weights.length).toBeGreaterThan(30);
+    for (const weight of weights) expect(weight.bytes, weight.route).toBeGreaterThan(50_000);
+  });
+
+  it('/login, /registration and /forgot-password stay within 160 KB', () => {
+    const signIn = weights.filter((w) => ['/login', '/registration', '/forgot-password'].includes(w.route));
+    expect(signIn).toHaveLength(3);
+    const over = signIn.filter((w) => w.bytes > 160_000).map(describeWeight);
+    expect(over, over.join('\n')).toEqual([]);
+  });
+
+  it('every route stays within its budget (sign-in 160 KB, account and checkout 350 KB, admin 550 KB)', () => {
+    const over = weights.filter((w) => w.bytes > w.budget).map(describeWeight);
+    expect(over, `over budget:\n${over.join('\n')}`).toEqual([]);
+  });
+
+  it('the admin users and analytics pages are held to 550 KB, account pages to 350 KB', () => {
+    const budgetOf = (route: string) => weights.find((w) => w.route === route)?.budget;
+    expect(budgetOf('/admin/users')).toBe(550_000);
+    expect(budgetOf('/admin/analytics')).toBe(550_000);
+    expect(budgetOf('/account/profile')).toBe(350_000);
+    expect(budgetOf('/checkout-new/:type/:priceId?')).toBe(350_000);
+  });
+
+  it('public pages load neither the DataGrid, the charts, the payment client nor Refine', () => {
+    const publicRoutes = ['/login', '/registration', '/forgot-password', '/admin/login', '/terms', '/*'];
+    for (const route of publicRoutes) {
+      const weight = weights.find((w) => w.route === route);
+      expect(weight, route).toBeDefined();
+      const names = weight?.packages.map((p) => p.name) ?? [];
+      const heavy = names.filter((name) => /^@mui\/x-|^@paddle\/|^@refinedev\//.test(name));
+      expect(heavy, `${route} loads ${heavy.join(', ')}`).toEqual([]);
+      expect(weight?.forbidden).toEqual([]);
+    }
+  });
+});
