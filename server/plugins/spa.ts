@@ -17,6 +17,8 @@ export async function registerSpa(app: FastifyInstance, spaDir: string): Promise
       root: spaDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of every text asset (scripts/bundle-report-plugin.ts).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -8,7 +8,6 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Toolbar from '@mui/material/Toolbar';
 import { useGetIdentity, useLogout } from '@refinedev/core';
-import { HamburgerMenu } from '@refinedev/mui';
 import { useId, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +18,7 @@ import { splitLocale } from '../../routing/locale.js';
 import { USER_MENU } from '../../routing/menu.js';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
+import { MenuButton } from './Sider.js';
 
 /** Top bar of the signed-in area: menu toggle, view switch (admins), language, account menu. */
 export function AccountHeader() {
@@ -35,7 +35,7 @@ export function AccountHeader() {
   return (
     <AppBar position="sticky" color="default" elevation={1}>
       <Toolbar sx={{ gap: 2 }}>
-        <HamburgerMenu />
+        <MenuButton />
         <Box sx={{ flex: 1 }} />
         {isAdmin(user?.roles) && (
           <ToggleButtonGroup

@@ -1,14 +1,11 @@
 import { Refine } from '@refinedev/core';
-import { ThemedLayout, ThemedSider } from '@refinedev/mui';
+import { ThemedLayout } from '@refinedev/mui';
 import { Outlet } from 'react-router';
 import { refineProps } from '../../refine.js';
 import { AccountHeader } from './AccountHeader.js';
 import { Brand } from './Brand.js';
-import { SideMenu } from './SideMenu.js';
-
-function Sider() {
-  return <ThemedSider Title={Brand} render={() => <SideMenu />} />;
-}
+import { Sider } from './Sider.js';
+import { SkipLink } from './SkipLink.js';
 
 /**
  * The signed-in frame (users and admins): <Refine> with the app's providers around Refine's ThemedLayout
@@ -17,7 +14,13 @@ function Sider() {
 export default function AccountLayout() {
   return (
     <Refine {...refineProps}>
-      <ThemedLayout Header={AccountHeader} Sider={Sider} Title={Brand}>
+      <SkipLink />
+      <ThemedLayout
+        Header={AccountHeader}
+        Sider={Sider}
+        Title={Brand}
+        childrenBoxProps={{ id: 'main', tabIndex: -1, sx: { outline: 'none' } }}
+      >
         <Outlet />
       </ThemedLayout>
     </Refine>

@@ -5,6 +5,7 @@ import { Outlet, Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
+import { SkipLink } from './SkipLink.js';
 
 /** The frame of the public pages: brand, language switch, centred content. Kept light for fast sign-in. */
 export function PublicLayout() {
@@ -12,6 +13,7 @@ export function PublicLayout() {
   const { localize } = useLocale();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
       <Box component="header" sx={{ display: 'flex', alignItems: 'center', px: 3, py: 2 }}>
         <Link component={RouterLink} to={localize('/')} underline="none" variant="h6" sx={{ fontWeight: 700 }}>
           {t('app.title')}
@@ -19,7 +21,7 @@ export function PublicLayout() {
         <Box sx={{ flex: 1 }} />
         <LanguageSwitch />
       </Box>
-      <Container component="main" id="main" maxWidth="sm" sx={{ flex: 1, py: 4 }}>
+      <Container component="main" id="main" tabIndex={-1} maxWidth="sm" sx={{ flex: 1, py: 4, outline: 'none' }}>
         <Outlet />
       </Container>
     </Box>

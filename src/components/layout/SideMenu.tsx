@@ -1,4 +1,5 @@
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
@@ -16,7 +17,7 @@ import { useLocale } from '../LocaleScope.js';
  * The side menu: the user menu on account pages; for admins in the admin area, the admin menu with the
  * store analytics group. Which one shows follows the area the view switch moved to.
  */
-export function SideMenu() {
+export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const { localize } = useLocale();
   const location = useLocation();
@@ -28,25 +29,27 @@ export function SideMenu() {
   const item = (entry: MenuEntry) => {
     const selected = path === entry.path;
     return (
-      <ListItemButton
-        key={entry.key}
-        component={RouterLink}
-        to={localize(entry.path)}
-        selected={selected}
-        aria-current={selected ? 'page' : undefined}
-      >
-        <ListItemText primary={t(entry.labelKey)} />
-      </ListItemButton>
+      <ListItem key={entry.key} disablePadding>
+        <ListItemButton
+          component={RouterLink}
+          to={localize(entry.path)}
+          selected={selected}
+          aria-current={selected ? 'page' : undefined}
+          aria-label={collapsed ? t(entry.labelKey) : undefined}
+        >
+          <ListItemText primary={collapsed ? t(entry.labelKey).charAt(0) : t(entry.labelKey)} />
+        </ListItemButton>
+      </ListItem>
     );
   };
 
   return (
     <nav aria-label={t('menu.navigation')}>
-      <List subheader={<ListSubheader component="div">{t(adminView ? 'menu.admin' : 'menu.account')}</ListSubheader>}>
+      <List subheader={collapsed ? undefined : <ListSubheader>{t(adminView ? 'menu.admin' : 'menu.account')}</ListSubheader>}>
         {entries.filter((e) => !e.group).map(item)}
       </List>
       {adminView && (
-        <List subheader={<ListSubheader component="div">{t('menu.storeAnalytics')}</ListSubheader>}>
+        <List subheader={collapsed ? undefined : <ListSubheader>{t('menu.storeAnalytics')}</ListSubheader>}>
           {entries.filter((e) => e.group === 'storeAnalytics').map(item)}
         </List>
       )}

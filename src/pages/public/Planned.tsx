@@ -17,7 +17,7 @@ export default function PlannedPage({ titleKey }: { titleKey: string }) {
       <Typography id="page-title" variant="h4" component="h1" gutterBottom>
         {title}
       </Typography>
-      <Chip label={t('pages.planned.badge')} color="info" sx={{ mb: 2 }} />
+      <Chip label={t('pages.planned.badge')} color="primary" sx={{ mb: 2 }} />
       <Typography>{t('pages.planned.description')}</Typography>
     </Paper>
   );

@@ -1,0 +1,116 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
+import { createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+
+/**
+ * Every route of the route table, in en and de, scanned with axe-core (WCAG 2.1 A and AA): no serious or
+ * critical violation. Public pages as a visitor, account pages as a user, admin pages as an admin.
+ */
+let browser: Browser;
+const tokens: { user: string; admin: string } = { user: '', admin: '' };
+
+async function accessToken(email: string, password: string, admin: boolean): Promise<string> {
+  const response = await fetch(url(admin ? '/api/auth/admin-login' : '/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const user = await createVerifiedUser();
+  tokens.user = await accessToken(user.email, user.password, false);
+  tokens.admin = await accessToken(inject('adminEmail'), inject('adminPassword'), true);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A concrete address for a route pattern. */
+function concrete(path: string): string {
+  return `/${path}`
+    .replace(':type', 'subscription')
+    .replace(':tab', 'login')
+    .replace(':priceId?', 'pri_monthly')
+    .replace(':token', 'sample-token')
+    .replace('*', 'no-such-page');
+}
+
+async function visit(page: Page, route: RouteEntry, prefix: string) {
+  await page.goto(url(`${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/'));
+  await shown(page.locator('h1'));
+  await page.waitForLoadState('networkidle');
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {
+  if (route.access === 'admin') return 'admin';
+  if (route.access === 'user') return 'user';
+  return 'visitor';
+}
+
+for (const prefix of ['/en', '/de']) {
+  describe(`accessibility of every route (${prefix})`, () => {
+    for (const kind of ['visitor', 'user', 'admin'] as const) {
+      const routes = ROUTES.filter((route) => sessionFor(route) === kind);
+      it(`${kind} pages have no serious or critical axe violations`, async () => {
+        const { context, page } = await newPage(browser);
+        if (kind !== 'visitor') {
+          await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
+        }
+        const found: string[] = [];
+        for (const route of routes) {
+          await visit(page, route, prefix);
+          for (const violation of await seriousViolations(page)) found.push(`${prefix}${concrete(route.path)}: ${violation}`);
+        }
+        await context.close();
+        expect(found, found.join('\n')).toEqual([]);
+      }, 180_000);
+    }
+  });
+}
+
+describe('keyboard alone', () => {
+  it('signs in with Tab, typing and Enter, starting from the skip link', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(url('/login'));
+    await shown(page.locator('h1'));
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to main content');
+    await page.keyboard.press('Enter');
+    // From the main landmark, the first field is the email.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('email');
+    await page.keyboard.type(inject('adminEmail'));
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(inject('adminPassword'));
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.context().close();
+  });
+
+  it('the account menu opens, moves and closes with the keyboard', async () => {
+    const { context, page } = await newPage(browser);
+    await context.addInitScript((token) => localStorage.setItem('token', token), tokens.user);
+    await page.goto(url('/account/profile'));
+    await shown(page.getByRole('button', { name: 'Open account menu' }));
+    await page.getByRole('button', { name: 'Open account menu' }).focus();
+    await page.keyboard.press('Enter');
+    await shown(page.getByRole('menu'));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'hidden' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Open account menu');
+    await context.close();
+  });
+});
