@@ -4,6 +4,14 @@ import { bundleReport } from './scripts/bundle-report-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
+/**
+ * Packages that @refinedev/mui imports at its top level for components we do not use (MarkdownField,
+ * date fields, Autocomplete). They do not declare themselves free of side effects, so the bundler keeps
+ * them even when nothing of theirs is used; they are (pure functions and components), and declaring it
+ * lets unused imports drop out. A binding that is used is never removed by this.
+ */
+const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|dayjs|error-stack-parser|stackframe)\//;
+
 export default defineConfig({
   plugins: [react(), bundleReport()],
   build: {
@@ -14,6 +22,9 @@ export default defineConfig({
     target: 'es2022',
     // Budgets are enforced per route by tests/unit/bundle-budget.test.ts, not by this generic warning.
     chunkSizeWarningLimit: 1024,
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id) },
+    },
   },
   server: {
     port: Number(process.env.PORT ?? 5173),

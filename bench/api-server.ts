@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { buildApp } from '../server/app.js';
 import { SystemClock } from '../server/clock.js';
 import type { Config } from '../server/config.js';
@@ -12,11 +11,9 @@ import { UsersRepo } from '../server/modules/users/repo.js';
 import { getMe } from '../server/modules/users/service.js';
 
 /**
- * One server for bench/api.ts, in its own process so its memory can be read: `portal` is the real app
- * (SQLite, helmet, auth, schemas); `bare` is a plain Fastify route answering the same JSON with the same
- * logger settings. Prints `{ port, token }` on one line once listening.
+ * The server for bench/api.ts, in its own process so its memory can be read: the real app on SQLite,
+ * plus one bare route. Prints `{ port, token }` on one line once listening.
  */
-const mode = process.argv[2];
 const logLevel = process.env.LOG_LEVEL ?? 'warn';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
 const config: Config = {
@@ -36,7 +33,7 @@ const config: Config = {
 const clock = new SystemClock();
 const db = openDatabase(config.database);
 await migrateToLatest(db);
-const users = new UsersRepo(db.kysely);
+const users = new UsersRepo(db);
 const now = clock.now().toISOString();
 const userId = randomUUID();
 await users.insert(
@@ -54,23 +51,21 @@ await users.insert(
   ['user'],
 );
 
-let port: number;
-let token = '';
-if (mode === 'portal') {
-  const app = await buildApp({ config, db, clock });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  port = (app.server.address() as { port: number }).port;
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'bench@example.com', password: 'bench password 1' },
-  });
-  token = login.json<{ access_token: string }>().access_token;
-} else {
-  const body = await getMe(users, userId);
-  const bare = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel } });
-  bare.get('/api/users/me', async () => body);
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  port = (bare.server.address() as { port: number }).port;
-}
+// The bare route lives in the same app (same plugins, hooks, logger and process) and answers the same
+// JSON without authentication, database or schema: the difference is what /users/me itself costs.
+const user = await users.findById(userId);
+if (!user) throw new Error('bench user missing');
+const body = getMe(user);
+const app = await buildApp({ config, db, clock });
+app.get('/bench/bare', async () => body);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const port = (app.server.address() as { port: number }).port;
+const login = await app.inject({
+  method: 'POST',
+  url: '/api/auth/login',
+  payload: { email: 'bench@example.com', password: 'bench password 1' },
+});
+const token = login.json<{ access_token: string }>().access_token;
 process.stdout.write(`${JSON.stringify({ port, token })}\n`);
+// A normal exit on signals, so `node --cpu-prof` can write its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

@@ -109,11 +109,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const { ensureSpaBuilt } = await import('../scripts/spa-build.js');
   await ensureSpaBuilt();
   const weights = measureRoutes(path.resolve(import.meta.dirname, '../dist'));
-  const seen = new Set<string>();
+  process.stdout.write('JavaScript per route (gzip), budget, heaviest packages:\n');
   for (const weight of weights) {
-    const key = `${weight.bytes}:${weight.budget}`;
-    const line = describeWeight(weight);
-    process.stdout.write(`${seen.has(key) ? '' : ''}${line}${weight.bytes > weight.budget ? '  OVER BUDGET' : ''}\n`);
-    seen.add(key);
+    process.stdout.write(`  ${describeWeight(weight)}${weight.bytes > weight.budget ? '  OVER BUDGET' : ''}\n`);
   }
 }

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -19,6 +15,7 @@ import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { registerSecurityHeaders } from './plugins/security.js';
+import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
 
 export interface AppDeps {
@@ -50,21 +47,18 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(zodResponseSerializer);
   app.decorateRequest('authUser', null);
   // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   // External plugins.
-  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+  registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
   await app.register(rateLimit, { global: false });
   registerErrorHandler(app);
 
   // Collaborators, built once and handed to the modules that need them.
-  const users = new UsersRepo(db.kysely);
+  const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const guards = createGuards({ accessTokens, users });

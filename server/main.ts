@@ -42,7 +42,7 @@ export async function main(): Promise<void> {
   const clock = config.nodeEnv === 'production' ? new SystemClock() : new AdjustableClock();
   const db = openDatabase(config.database);
   await migrateToLatest(db);
-  const seed = await seedAdmin(new UsersRepo(db.kysely), clock, config.adminEmail, config.adminPassword);
+  const seed = await seedAdmin(new UsersRepo(db), clock, config.adminEmail, config.adminPassword);
 
   const app = await buildApp({ config, db, clock });
   let closing = false;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -12,6 +12,12 @@ export type Dialect = DatabaseConfig['dialect'];
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Runs a query compiled once with new parameters, for lookups on every request (the signed-in user).
+   * On SQLite it reads through a second, read-only connection: it sees only committed data and skips
+   * Kysely's per-query work and the writer connection's queue.
+   */
+  read<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]>;
   destroy(): Promise<void>;
 }
 
@@ -30,6 +36,36 @@ const pgTypes = {
   },
 };
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing cost more than running it. This keeps
+ * prepared statements by SQL text (bounded, oldest evicted first). Kysely runs them synchronously with
+ * all()/run(), so one statement object is never used by two queries at once.
+ */
+function withStatementCache(database: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = database.prepare(source);
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = statements.keys().next().value;
+        if (oldest !== undefined) statements.delete(oldest);
+      }
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export function openDatabase(config: DatabaseConfig): Db {
   if (config.dialect === 'sqlite') {
     mkdirSync(path.dirname(config.file), { recursive: true });
@@ -38,12 +74,31 @@ export function openDatabase(config: DatabaseConfig): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    let reader: SQLite.Database | undefined;
+    return {
+      kysely,
+      dialect: 'sqlite',
+      async read<R>(query: CompiledQuery<R>, parameters: readonly unknown[]) {
+        reader ??= withStatementCache(new SQLite(config.file, { readonly: true, fileMustExist: true }));
+        return reader.prepare(query.sql).all(...parameters) as R[];
+      },
+      async destroy() {
+        reader?.close();
+        await kysely.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    async read<R>(query: CompiledQuery<R>, parameters: readonly unknown[]) {
+      return (await kysely.executeQuery<R>({ ...query, parameters })).rows;
+    },
+    destroy: () => kysely.destroy(),
+  };
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,14 +1,11 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { isAdmin, type Role } from '../../contract/users.js';
+import { isAdmin } from '../../contract/roles.js';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../modules/auth/access-tokens.js';
-import type { UsersRepo } from '../modules/users/repo.js';
+import type { UsersRepo, UserWithRoles } from '../modules/users/repo.js';
 
-export interface AuthUser {
-  id: string;
-  email: string;
-  roles: Role[];
-}
+/** The signed-in user as loaded by the guard (one read per request, reused by the handler). */
+export type AuthUser = UserWithRoles;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,12 +45,11 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     const claims = await deps.accessTokens.verify(bearerToken(request));
     const user = await deps.users.findById(claims.userId);
     if (!user) throw new AppError('UNAUTHORIZED', 401);
-    const authUser = { id: user.id, email: user.email, roles: user.roles };
-    request.authUser = authUser;
+    request.authUser = user;
     if (deps.accessTokens.isPastHalfLife(claims)) {
       reply.header('Bearer', await deps.accessTokens.sign(user.id, user.roles));
     }
-    return authUser;
+    return user;
   }
 
   return {

@@ -30,14 +30,22 @@ describeEachDatabase('server core', (server) => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('sends security headers with a CSP that allows only this origin for scripts and frames', async () => {
+  it('API answers carry a CSP that lets nothing load or frame them, and the usual hardening headers', async () => {
     const response = await server().app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('pages get a CSP that allows only this origin for scripts, frames and connections', async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/login' });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("script-src 'self';");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-eval');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('unknown /api paths get a 404 NOT_FOUND, rate limited to 60 a minute', async () => {

@@ -42,7 +42,7 @@ export async function createVerifiedUser(): Promise<{ email: string; password: s
     const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
     const password = 'e2e password 42';
     const now = new Date().toISOString();
-    await new UsersRepo(db.kysely).insert(
+    await new UsersRepo(db).insert(
       {
         id: randomUUID(),
         email,

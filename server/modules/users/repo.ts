@@ -1,22 +1,65 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Role } from '../../../contract/users.js';
 
 export interface ListUsersOptions {
   sort?: { column: 'first_name' | 'last_name' | 'email' | 'created_at'; direction: 'asc' | 'desc' };
   page?: { skip: number; take: number };
 }
+import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
 }
 
+type UserRoleRow = UserRow & { role: string | null };
+
+/**
+ * Folds the rows of a users-left-join-user_roles query into one user with its roles. The object is
+ * built field by field: driver rows are dictionary-shaped, and spreading them was the single most
+ * expensive step of an authenticated request.
+ */
+function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
+  const row = rows[0];
+  if (!row) return undefined;
+  const roles: Role[] = [];
+  for (const r of rows) if (r.role) roles.push(r.role as Role);
+  roles.sort();
+  return {
+    id: row.id,
+    email: row.email,
+    password_hash: row.password_hash,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email_verified_at: row.email_verified_at,
+    signup_source: row.signup_source,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    roles,
+  };
+}
+
 export class UsersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * The user-with-roles lookup runs on every authenticated request, so it is one query, compiled once;
+   * each call only binds the id. (Building the query with Kysely cost as much as running it.)
+   */
+  private readonly byIdQuery: CompiledQuery<UserRoleRow>;
+  private readonly db: Kysely<Database>;
+
+  constructor(private readonly database: Db) {
+    this.db = database.kysely;
+    this.byIdQuery = this.db
+      .selectFrom('users')
+      .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .selectAll('users')
+      .select('user_roles.role')
+      .where('users.id', '=', '')
+      .compile();
+  }
 
   async findById(id: string): Promise<UserWithRoles | undefined> {
-    const user = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    return user && { ...user, roles: await this.rolesOf(id) };
+    return withRoles(await this.database.read(this.byIdQuery, [id]));
   }
 
   async findByEmail(email: string): Promise<UserWithRoles | undefined> {

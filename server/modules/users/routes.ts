@@ -11,7 +11,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersRepo; guards: Guar
   app.get(
     '/users/me',
     { onRequest: guards.user, schema: { response: { 200: meSchema } } },
-    async (request) => getMe(users, currentUser(request).id),
+    async (request) => getMe(currentUser(request)),
   );
 
   app.get(

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminUser, ListUsersQuery, ListUsersResponse, Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { ListUsersOptions, UsersRepo, UserWithRoles } from './repo.js';
 
@@ -20,9 +19,8 @@ export function toMe(user: UserWithRoles): Me {
   };
 }
 
-export async function getMe(users: UsersRepo, userId: string): Promise<Me> {
-  const user = await users.findById(userId);
-  if (!user) throw new AppError('UNAUTHORIZED', 401);
+/** The current user, as the bearer guard loaded it for this request. */
+export function getMe(user: UserWithRoles): Me {
   return toMe(user);
 }
 
