@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from './portal-process.js';
 
@@ -17,17 +18,6 @@ const PAGES = [
   { name: 'profile', path: '/account/profile', session: true },
   { name: 'admin-users', path: '/admin/users', session: true },
 ] as const;
-
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const resultsDir = path.resolve(import.meta.dirname, 'results');
 
@@ -72,7 +62,7 @@ export async function runLighthouse() {
   await ensureSpaBuilt();
   mkdirSync(resultsDir, { recursive: true });
   const portal = await startPortal();
-  const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, headless: true });
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
     const token = await signInToken(portal.url, portal.adminEmail, portal.adminPassword);
     const rows = [];

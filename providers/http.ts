@@ -1,6 +1,6 @@
 import type { ErrorBody } from '../contract/errors.js';
 import { createMessageBus, type MessageBus } from './messages.js';
-import { createSessionStore, type SessionStore } from './session.js';
+import { createMemoryStorage, createSessionStore, type SessionStore } from './session.js';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -99,7 +99,7 @@ async function readBody(response: Response): Promise<unknown> {
 
 /** The app's instances: one session store, one message bus, one client. */
 export const session: SessionStore = createSessionStore(
-  typeof localStorage === 'undefined' ? memoryStorage() : localStorage,
+  typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
 );
 export const messages: MessageBus = createMessageBus();
 export const http: HttpClient = createHttpClient({
@@ -108,17 +108,3 @@ export const http: HttpClient = createHttpClient({
   messages,
   language: () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en'),
 });
-
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (key) => data.get(key) ?? null,
-    key: (index) => [...data.keys()][index] ?? null,
-    removeItem: (key) => void data.delete(key),
-    setItem: (key, value) => void data.set(key, String(value)),
-  };
-}

@@ -39,3 +39,18 @@ export function createSessionStore(storage: Storage): SessionStore {
     },
   };
 }
+
+/** A Map-backed Web Storage, where the browser's is missing (server-side tools, tests). */
+export function createMemoryStorage(initial: Record<string, string> = {}): Storage {
+  const data = new Map<string, string>(Object.entries(initial));
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (key) => data.get(key) ?? null,
+    key: (index) => [...data.keys()][index] ?? null,
+    removeItem: (key) => void data.delete(key),
+    setItem: (key, value) => void data.set(key, String(value)),
+  };
+}

@@ -1,25 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 
 /** The system Chromium, headless, with the flags this machine needs; Playwright gives it a fresh profile. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 }
 
 export function url(path: string): string {

@@ -1,19 +1,9 @@
+import { createMemoryStorage } from '../../providers/session.js';
+
 /** Test doubles shared by the unit tests: an in-memory Storage and JWT-shaped tokens. */
 
-/** A Map-backed implementation of the Web Storage interface. */
-export function memoryStorage(initial: Record<string, string> = {}): Storage {
-  const data = new Map<string, string>(Object.entries(initial));
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (key) => data.get(key) ?? null,
-    key: (index) => [...data.keys()][index] ?? null,
-    removeItem: (key) => void data.delete(key),
-    setItem: (key, value) => void data.set(key, String(value)),
-  };
-}
+/** A Map-backed implementation of the Web Storage interface (the app's own). */
+export const memoryStorage = createMemoryStorage;
 
 function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
