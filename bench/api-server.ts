@@ -25,6 +25,8 @@ const config: Config = {
   dataDir,
   jwtSecret: randomBytes(48).toString('base64url'),
   mailTransport: 'smtp',
+  smtpUrl: 'smtp://127.0.0.1:2525',
+  mailFrom: 'Shapelab <no-reply@localhost>',
   adminEmail: 'admin@localhost',
   adminPassword: undefined,
   logLevel,

@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Clock } from './clock.js';
+import { isMovable, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { AccessTokens } from './modules/auth/access-tokens.js';
 import { OfflineTokens } from './modules/auth/offline-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { Throttle } from './modules/auth/throttle.js';
+import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { registrationRoutes } from './modules/users/registration-routes.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
@@ -62,6 +67,17 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const guards = createGuards({ accessTokens, users });
+  const throttle = new Throttle(db.kysely, clock);
+  const mailer = createMailer(config, db.kysely, clock);
+  const registration = {
+    users,
+    verifications: new VerificationsRepo(db.kysely),
+    accessTokens,
+    throttle,
+    mailer,
+    clock,
+    appUrl: config.appUrl,
+  };
 
   await app.register(
     async (api) => {
@@ -69,6 +85,11 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens } });
       await api.register(usersRoutes, { users, guards });
+      await api.register(registrationRoutes, { deps: registration });
+      if (config.nodeEnv !== 'production') {
+        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely });
+        if (isMovable(clock)) await api.register(devClockRoutes, { clock });
+      }
     },
     { prefix: '/api' },
   );

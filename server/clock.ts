@@ -6,6 +6,15 @@ export interface Clock {
   now(): Date;
 }
 
+/** A clock that can be moved forward: outside production only (`POST /api/dev/clock`, tests). */
+export interface MovableClock extends Clock {
+  advance(seconds: number): void;
+}
+
+export function isMovable(clock: Clock): clock is MovableClock {
+  return typeof (clock as Partial<MovableClock>).advance === 'function';
+}
+
 export class SystemClock implements Clock {
   now(): Date {
     return new Date();
@@ -13,7 +22,7 @@ export class SystemClock implements Clock {
 }
 
 /** Real time plus an offset that only grows: moving the clock back would replay expired tokens. */
-export class AdjustableClock implements Clock {
+export class AdjustableClock implements MovableClock {
   private offsetMs = 0;
 
   constructor(private readonly base: Clock = new SystemClock()) {}
@@ -29,7 +38,7 @@ export class AdjustableClock implements Clock {
 }
 
 /** A clock that stands still until told to move: for unit tests. */
-export class FixedClock implements Clock {
+export class FixedClock implements MovableClock {
   constructor(private current: Date) {}
 
   now(): Date {

@@ -17,6 +17,9 @@ export interface Config {
   dataDir: string;
   jwtSecret: string;
   mailTransport: 'outbox' | 'smtp';
+  /** nodemailer SMTP URL, e.g. smtps://user:pass@smtp.example.com:465 (required with MAIL_TRANSPORT=smtp). */
+  smtpUrl: string;
+  mailFrom: string;
   adminEmail: string;
   /** Undefined when ADMIN_PASSWORD is unset: a random one is generated at first seed and printed once. */
   adminPassword: string | undefined;
@@ -62,6 +65,8 @@ const envSchema = z.object({
     .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (use 32+ random bytes)`)
     .optional(),
   MAIL_TRANSPORT: z.enum(['outbox', 'smtp'], { error: 'must be outbox or smtp' }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('Shapelab <no-reply@localhost>'),
   ADMIN_EMAIL: z
     .string()
     .refine((value) => isValidEmail(value), 'must be an email address')
@@ -95,6 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (production && mailTransport === 'outbox') {
     problems.push('MAIL_TRANSPORT: outbox is for development only; use smtp in production');
   }
+  if (mailTransport === 'smtp' && !values.SMTP_URL) {
+    problems.push('SMTP_URL: is required when MAIL_TRANSPORT is smtp');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -106,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir,
     jwtSecret: values.JWT_SECRET ?? persistedDevelopmentSecret(dataDir),
     mailTransport,
+    smtpUrl: values.SMTP_URL ?? '',
+    mailFrom: values.MAIL_FROM,
     adminEmail: values.ADMIN_EMAIL.toLowerCase(),
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL,

@@ -1,23 +1,34 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import i18next from 'i18next';
 
+/**
+ * Server-side texts from the same locales/ files as the SPA: error messages by messageKey and the mails.
+ * en is the fallback (spec section 1).
+ */
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-type ErrorTexts = Record<string, string>;
-
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../locales');
+const load = (language: Language) =>
+  JSON.parse(readFileSync(path.join(localesDir, language, 'translation.json'), 'utf8')) as Record<string, unknown>;
 
-function loadErrorTexts(language: Language): ErrorTexts {
-  const file = path.join(localesDir, language, 'translation.json');
-  const translation = JSON.parse(readFileSync(file, 'utf8')) as { errors?: ErrorTexts };
-  return translation.errors ?? {};
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { en: { translation: load('en') }, de: { translation: load('de') } },
+  fallbackLng: 'en',
+  supportedLngs: [...LANGUAGES],
+  initAsync: false,
+  // Mail HTML is escaped where it is built (server/modules/mail/templates.ts), per value.
+  interpolation: { escapeValue: false },
+});
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-const texts: Record<Language, ErrorTexts> = { en: loadErrorTexts('en'), de: loadErrorTexts('de') };
-
-/** Picks en or de from an Accept-Language header by quality; en is the fallback (spec section 1). */
+/** Picks en or de from an Accept-Language header by quality; en is the fallback. */
 export function languageFrom(acceptLanguage: string | undefined): Language {
   if (!acceptLanguage) return 'en';
   const ranked = acceptLanguage
@@ -27,11 +38,16 @@ export function languageFrom(acceptLanguage: string | undefined): Language {
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
       return { tag: tag.toLowerCase().split('-')[0] ?? '', q: q ? Number(q.slice(2)) : 1 };
     })
-    .filter((entry) => (LANGUAGES as readonly string[]).includes(entry.tag) && entry.q > 0)
+    .filter((entry) => isLanguage(entry.tag) && entry.q > 0)
     .sort((a, b) => b.q - a.q);
   return (ranked[0]?.tag as Language | undefined) ?? 'en';
 }
 
+export function translate(language: Language, key: string, values: Record<string, string> = {}): string {
+  return String(i18n.t(key, { lng: language, ...values }));
+}
+
 export function errorMessage(messageKey: string, language: Language): string {
-  return texts[language][messageKey] ?? texts.en[messageKey] ?? texts.en.DEFAULT ?? messageKey;
+  const key = `errors.${messageKey}`;
+  return i18n.exists(key, { lng: language }) ? translate(language, key) : translate(language, 'errors.DEFAULT');
 }

@@ -13,6 +13,46 @@ export interface UsersTable {
   signup_source: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  phone: string | null;
+  /** 0 or 1 on both dialects. */
+  newsletter: ColumnType<number, number | undefined, number>;
+  language: ColumnType<string, string | undefined, string>;
+  coupon_code: string | null;
+  tokens_valid_after: Timestamp | null;
+}
+
+export interface EmailVerificationsTable {
+  user_id: string;
+  code_hash: string;
+  link_hash: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: Timestamp;
+}
+
+export interface ThrottlesTable {
+  key: string;
+  count: number;
+  window_ends_at: Timestamp;
 }
 
 export interface UserRolesTable {
@@ -37,6 +77,10 @@ export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
+  email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
+  outbox: OutboxTable;
+  throttles: ThrottlesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

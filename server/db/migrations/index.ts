@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../index.js';
 import { usersAndSessions } from './0001-users-and-sessions.js';
+import { accounts } from './0002-accounts.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -9,5 +10,6 @@ import { usersAndSessions } from './0001-users-and-sessions.js';
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-users-and-sessions': usersAndSessions(dialect),
+    '0002-accounts': accounts(dialect),
   };
 }

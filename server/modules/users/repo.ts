@@ -35,6 +35,11 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     signup_source: row.signup_source,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    phone: row.phone,
+    newsletter: row.newsletter,
+    language: row.language,
+    coupon_code: row.coupon_code,
+    tokens_valid_after: row.tokens_valid_after,
     roles,
   };
 }

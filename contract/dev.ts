@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** Development-only endpoints (never registered in production). */
+export const outboxQuerySchema = z.object({ to: z.string().min(1).max(254) });
+export const outboxMailSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  createdAt: z.string(),
+});
+export const outboxResponseSchema = z.array(outboxMailSchema);
+
+export const advanceClockRequestSchema = z.object({ advanceSeconds: z.number().int().min(0).max(10 * 366 * 86_400) });
+export const clockResponseSchema = z.object({ now: z.string() });

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+
+export interface ThrottleRule {
+  /** Attempts allowed per window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts attempts per key (an action and an email address) in the database, so every server process
+ * shares the count: guesses at one account are refused with 429 TOO_MANY_REQUESTS once the limit is
+ * passed, whatever address they come from. Keyed by the address as typed, so an unknown address is
+ * throttled exactly like a registered one.
+ */
+export class Throttle {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one attempt; throws 429 when it is over the limit. */
+  async hit(key: string, rule: ThrottleRule): Promise<void> {
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
+    const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000).toISOString();
+    const row = await this.db
+      .insertInto('throttles')
+      .values({ key, count: 1, window_ends_at: windowEnd })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`case when throttles.window_ends_at <= ${nowIso} then 1 else throttles.count + 1 end`,
+          window_ends_at: sql<string>`case when throttles.window_ends_at <= ${nowIso} then ${windowEnd} else throttles.window_ends_at end`,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    if (Number(row.count) > rule.limit) throw new AppError('TOO_MANY_REQUESTS', 429);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.db.deleteFrom('throttles').where('key', '=', key).execute();
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import {
+  advanceClockRequestSchema,
+  clockResponseSchema,
+  outboxQuerySchema,
+  outboxResponseSchema,
+} from '../../../contract/dev.js';
+import type { MovableClock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { listOutbox } from './service.js';
+
+/**
+ * Development and test helpers. server/app.ts registers them only outside production: the mailbox only
+ * with MAIL_TRANSPORT=outbox, the clock only with a movable clock.
+ */
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database> }> = async (app, { db }) => {
+  app.get('/dev/outbox', { schema: { querystring: outboxQuerySchema, response: { 200: outboxResponseSchema } } }, async (request) =>
+    listOutbox(db, request.query.to),
+  );
+};
+
+export const devClockRoutes: FastifyPluginAsyncZod<{ clock: MovableClock }> = async (app, { clock }) => {
+  app.post('/dev/clock', { schema: { body: advanceClockRequestSchema, response: { 200: clockResponseSchema } } }, async (request) => {
+    clock.advance(request.body.advanceSeconds);
+    return { now: clock.now().toISOString() };
+  });
+};

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { emailSchema } from '../../../contract/auth.js';
+import {
+  registrationQuerySchema,
+  registrationRequestSchema,
+  registrationResponseSchema,
+  resendQuerySchema,
+  resendResponseSchema,
+  verifyCodeRequestSchema,
+  verifyCodeResponseSchema,
+  verifyLinkResponseSchema,
+} from '../../../contract/registration.js';
+import { languageFrom } from '../../i18n.js';
+import * as registration from './registration.js';
+
+/** Registration and email verification (spec sections 2, 4 and 7); all public, limited per address. */
+export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.RegistrationDeps }> = async (app, { deps }) => {
+  const perAddress = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+  app.post(
+    '/users',
+    {
+      config: perAddress,
+      schema: { querystring: registrationQuerySchema, body: registrationRequestSchema, response: { 201: registrationResponseSchema } },
+    },
+    async (request, reply) => {
+      const user = await registration.register(deps, request.body, {
+        withCode: request.query.generateVerificationCode ?? false,
+        external: request.query.externalRegistration ?? false,
+        language: languageFrom(request.headers['accept-language']),
+      });
+      return reply.code(201).send({ id: user.id, email: user.email, emailVerified: false });
+    },
+  );
+
+  app.post(
+    '/users/validate/code',
+    { config: perAddress, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
+    async (request) => registration.verifyCode(deps, request.body.email, request.body.code),
+  );
+
+  app.get(
+    '/users/validate/:token',
+    {
+      config: perAddress,
+      schema: { params: z.object({ token: z.string().min(16).max(128) }), response: { 200: verifyLinkResponseSchema } },
+    },
+    async (request) => registration.verifyLink(deps, request.params.token),
+  );
+
+  app.get(
+    '/users/resendVerificationEmail/:email',
+    {
+      config: perAddress,
+      schema: { params: z.object({ email: emailSchema }), querystring: resendQuerySchema, response: { 200: resendResponseSchema } },
+    },
+    async (request) =>
+      registration.resendVerification(deps, request.params.email, request.query.generateVerificationCode ?? false),
+  );
+};

@@ -1,0 +1,150 @@
+import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { RegistrationRequest } from '../../../contract/registration.js';
+import { isStrongEnough } from '../../../contract/password.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { Language } from '../../i18n.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { Throttle, ThrottleRule } from '../auth/throttle.js';
+import type { Mailer } from '../mail/mailer.js';
+import { renderMail } from '../mail/templates.js';
+import type { UsersRepo, UserWithRoles } from './repo.js';
+import { digest, type VerificationsRepo } from './verifications.js';
+
+export const VERIFICATION_TTL_SECONDS = 24 * 3600;
+/** A code dies after this many wrong tries (a new one comes with a resend). */
+export const MAX_CODE_ATTEMPTS = 5;
+const CODE_ENTRY: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
+const RESEND: ThrottleRule = { limit: 5, windowSeconds: 3600 };
+
+export interface RegistrationDeps {
+  users: UsersRepo;
+  verifications: VerificationsRepo;
+  accessTokens: AccessTokens;
+  throttle: Throttle;
+  mailer: Mailer;
+  clock: Clock;
+  appUrl: string;
+}
+
+function localizedUrl(appUrl: string, language: Language, path: string): string {
+  return `${appUrl}/${language}${path}`;
+}
+
+/** A new code and link replace any pending ones; the mail carries the link, and the code when asked. */
+async function sendVerification(deps: RegistrationDeps, user: UserWithRoles, withCode: boolean): Promise<void> {
+  const now = deps.clock.now();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const linkToken = randomBytes(32).toString('base64url');
+  await deps.verifications.replace({
+    userId: user.id,
+    codeHash: digest(`${user.id}:${code}`),
+    linkHash: digest(linkToken),
+    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_SECONDS * 1000).toISOString(),
+    createdAt: now.toISOString(),
+  });
+  const language = user.language as Language;
+  const values = {
+    name: user.first_name ?? user.email,
+    code,
+    link: localizedUrl(deps.appUrl, language, `/users/validate/${linkToken}`),
+  };
+  await deps.mailer.send(user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values));
+}
+
+export async function register(
+  deps: RegistrationDeps,
+  input: RegistrationRequest & { email: string },
+  options: { withCode: boolean; external: boolean; language: Language },
+): Promise<UserWithRoles> {
+  if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409);
+  const now = deps.clock.now().toISOString();
+  const id = randomUUID();
+  const source = input.source === 'siggraph2023' ? 'siggraph2023' : options.external ? 'checkout' : 'web';
+  try {
+    await deps.users.insert(
+      {
+        id,
+        email: input.email,
+        password_hash: await hashPassword(input.password),
+        first_name: input.firstName.trim(),
+        last_name: input.lastName.trim(),
+        email_verified_at: null,
+        signup_source: source,
+        newsletter: input.newsletter ? 1 : 0,
+        language: input.language ?? options.language,
+        // Stored until the coupons module checks and redeems it (issue "Licences, devices, coupons").
+        coupon_code: input.couponCode?.trim() || null,
+        created_at: now,
+        updated_at: now,
+      },
+      ['user'],
+    );
+  } catch (error) {
+    // Two registrations of one address at once: the unique index decides, the loser gets the same answer.
+    if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409, { cause: error });
+    throw error;
+  }
+  const user = await deps.users.findById(id);
+  if (!user) throw new Error('registered user vanished');
+  await sendVerification(deps, user, options.withCode);
+  return user;
+}
+
+/** `/users/confirm`: the 6-digit code signs the user in. Unknown address and wrong code answer alike. */
+export async function verifyCode(deps: RegistrationDeps, email: string, code: string): Promise<{ access_token: string }> {
+  await deps.throttle.hit(`code:${email}`, CODE_ENTRY);
+  const user = await deps.users.findByEmail(email);
+  const pending = user ? await deps.verifications.forUser(user.id) : undefined;
+  if (!user || !pending || pending.used_at !== null) throw new AppError('INVALID_VERIFICATION_CODE', 400);
+  if (pending.attempts >= MAX_CODE_ATTEMPTS || new Date(pending.expires_at) <= deps.clock.now()) {
+    throw new AppError('VERIFICATION_CODE_EXPIRED', 400);
+  }
+  const expected = Buffer.from(pending.code_hash, 'hex');
+  const given = Buffer.from(digest(`${user.id}:${code}`), 'hex');
+  if (!timingSafeEqual(expected, given)) {
+    const attempts = await deps.verifications.countFailure(user.id);
+    throw new AppError(attempts >= MAX_CODE_ATTEMPTS ? 'VERIFICATION_CODE_EXPIRED' : 'INVALID_VERIFICATION_CODE', 400);
+  }
+  if (!(await deps.verifications.complete(user.id, deps.clock.now().toISOString()))) {
+    throw new AppError('INVALID_VERIFICATION_CODE', 400);
+  }
+  await deps.throttle.reset(`code:${email}`);
+  return { access_token: await deps.accessTokens.sign(user.id, user.roles) };
+}
+
+/** `/users/validate/{token}`: the link from the mail verifies the address. */
+export async function verifyLink(deps: RegistrationDeps, token: string): Promise<{ verified: true }> {
+  const pending = await deps.verifications.forLink(digest(token));
+  if (!pending) throw new AppError('INVALID_TOKEN', 400);
+  if (pending.used_at !== null) throw new AppError('ALREADY_VERIFIED', 409);
+  if (new Date(pending.expires_at) <= deps.clock.now()) throw new AppError('VERIFICATION_CODE_EXPIRED', 400);
+  if (!(await deps.verifications.complete(pending.user_id, deps.clock.now().toISOString()))) {
+    throw new AppError('ALREADY_VERIFIED', 409);
+  }
+  return { verified: true };
+}
+
+/**
+ * Resend: the same answer for every address (no account enumeration). An unverified account gets a new
+ * code and link; a verified one is told so by mail and pointed to sign-in; an unknown address gets nothing.
+ */
+export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean): Promise<{ sent: true }> {
+  await deps.throttle.hit(`resend:${email}`, RESEND);
+  const user = await deps.users.findByEmail(email);
+  if (user && user.email_verified_at === null) {
+    await sendVerification(deps, user, withCode);
+  } else if (user) {
+    const language = user.language as Language;
+    await deps.mailer.send(
+      user.email,
+      renderMail('alreadyVerified', language, {
+        name: user.first_name ?? user.email,
+        link: localizedUrl(deps.appUrl, language, '/login'),
+      }),
+    );
+  }
+  return { sent: true };
+}
