@@ -14,6 +14,11 @@ export const meSchema = z.object({
   subscriptionId: z.string().nullable(),
   eligibleForDiscountBasedOnPreviousVersion: z.boolean(),
   createdAt: z.string(),
+  phone: z.string().nullable(),
+  newsletter: z.boolean(),
+  language: z.enum(['en', 'de']),
+  /** False for accounts that sign in only through Google or Facebook. */
+  hasPassword: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -12,6 +12,7 @@ import { Throttle } from './modules/auth/throttle.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -83,9 +84,13 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
     async (api) => {
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens } });
+      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle } });
       await api.register(usersRoutes, { users, guards });
       await api.register(registrationRoutes, { deps: registration });
+      await api.register(accountRoutes, {
+        deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl },
+        guards,
+      });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

@@ -90,6 +90,11 @@ export function openDatabase(config: DatabaseConfig): Db {
     };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes });
+  // An idle connection can die (server restart, failover, admin termination). pg-pool drops it and
+  // opens a new one on demand; without a listener the 'error' event would crash the process.
+  pool.on('error', (error) => {
+    process.stderr.write(`PostgreSQL: an idle connection was closed (${error.message}); it will be replaced\n`);
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,

@@ -45,6 +45,10 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     const claims = await deps.accessTokens.verify(bearerToken(request));
     const user = await deps.users.findById(claims.userId);
     if (!user) throw new AppError('UNAUTHORIZED', 401);
+    // A password change or reset ends every session signed in before it (tokens carry iat in seconds).
+    if (user.tokens_valid_after !== null && claims.issuedAt < Math.floor(Date.parse(user.tokens_valid_after) / 1000)) {
+      throw new AppError('SESSION_EXPIRED', 401);
+    }
     request.authUser = user;
     if (deps.accessTokens.isPastHalfLife(claims)) {
       reply.header('Bearer', await deps.accessTokens.sign(user.id, user.roles));

@@ -22,6 +22,10 @@ const ME: Me = {
   subscriptionId: null,
   eligibleForDiscountBasedOnPreviousVersion: false,
   createdAt: '2024-01-01T00:00:00.000Z',
+  phone: null,
+  newsletter: false,
+  language: 'en',
+  hasPassword: true,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {

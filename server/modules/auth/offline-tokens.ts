@@ -99,6 +99,30 @@ export class OfflineTokens {
     if (row) await this.revokeFamilyIn(this.db, row.family_id);
   }
 
+  /**
+   * Ends every remembered session of a user (password change or reset), except the family of
+   * `keepToken` when given; returns that family's fresh successor.
+   */
+  async revokeAllForUser(userId: string, keepToken?: string): Promise<string | undefined> {
+    let keptFamily: string | undefined;
+    if (keepToken) {
+      const row = await this.db
+        .selectFrom('refresh_tokens')
+        .select(['family_id', 'user_id', 'revoked_at'])
+        .where('token_hash', '=', digest(keepToken))
+        .executeTakeFirst();
+      if (row && row.user_id === userId && row.revoked_at === null) keptFamily = row.family_id;
+    }
+    let query = this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: this.clock.now().toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (keptFamily) query = query.where('family_id', '!=', keptFamily);
+    await query.execute();
+    return keptFamily && keepToken ? (await this.rotate(keepToken)).token : undefined;
+  }
+
   private async revokeFamilyIn(db: Kysely<Database>, familyId: string): Promise<void> {
     await db
       .updateTable('refresh_tokens')

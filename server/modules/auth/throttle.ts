@@ -41,6 +41,14 @@ export class Throttle {
     if (Number(row.count) > rule.limit) throw new AppError('TOO_MANY_REQUESTS', 429);
   }
 
+  /** Throws 429 when the key already used up its window, without counting an attempt. */
+  async check(key: string, rule: ThrottleRule): Promise<void> {
+    const row = await this.db.selectFrom('throttles').select(['count', 'window_ends_at']).where('key', '=', key).executeTakeFirst();
+    if (row && new Date(row.window_ends_at) > this.clock.now() && Number(row.count) >= rule.limit) {
+      throw new AppError('TOO_MANY_REQUESTS', 429);
+    }
+  }
+
   async reset(key: string): Promise<void> {
     await this.db.deleteFrom('throttles').where('key', '=', key).execute();
   }

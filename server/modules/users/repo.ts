@@ -136,4 +136,12 @@ export class UsersRepo {
       total: Number(count.n),
     };
   }
+
+  async update(
+    userId: string,
+    changes: Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone' | 'newsletter' | 'language' | 'password_hash' | 'tokens_valid_after'>>,
+    at: string,
+  ): Promise<void> {
+    await this.db.updateTable('users').set({ ...changes, updated_at: at }).where('id', '=', userId).execute();
+  }
 }

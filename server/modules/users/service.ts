@@ -16,6 +16,10 @@ export function toMe(user: UserWithRoles): Me {
     subscriptionId: null,
     eligibleForDiscountBasedOnPreviousVersion: false,
     createdAt: user.created_at,
+    phone: user.phone,
+    newsletter: user.newsletter === 1,
+    language: user.language === 'de' ? 'de' : 'en',
+    hasPassword: user.password_hash !== null,
   };
 }
 

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from './password.js';
+import { PHONE_PATTERN } from './phone.js';
+
+const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+
+export const checkResetTokenResponseSchema = z.object({ valid: z.boolean() });
+export const resetPasswordRequestSchema = z.object({ passwordToken: z.string().min(16).max(128), newPassword: password });
+export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+export const checkOldPasswordRequestSchema = z.object({ oldPassword: password });
+export const checkOldPasswordResponseSchema = z.object({ result: z.boolean() });
+
+/** `PATCH /users/password`. With the session's offline token, remember-me survives the change. */
+export const changePasswordRequestSchema = z.object({
+  password,
+  oldPassword: password,
+  offlineToken: z.string().max(512).optional(),
+});
+export const changePasswordResponseSchema = z.object({ access_token: z.string(), offline_token: z.string().optional() });
+
+/** `PATCH /users/me`: only the profile fields the user owns (never roles, verification or email). */
+export const profileUpdateSchema = z
+  .object({
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    phone: z.string().trim().max(32).nullable(),
+    newsletter: z.boolean(),
+    language: z.enum(['en', 'de']),
+  })
+  .partial()
+  .strict();
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export { PHONE_PATTERN };

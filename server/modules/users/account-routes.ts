@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordRequestSchema,
+  changePasswordResponseSchema,
+  checkOldPasswordRequestSchema,
+  checkOldPasswordResponseSchema,
+  checkResetTokenResponseSchema,
+  okResponseSchema,
+  profileUpdateSchema,
+  resetPasswordRequestSchema,
+} from '../../../contract/account.js';
+import { emailSchema } from '../../../contract/auth.js';
+import { meSchema } from '../../../contract/users.js';
+import { currentUser, type Guards } from '../../plugins/authentication.js';
+import * as account from './account.js';
+
+/** Forgot password, password change and profile (spec sections 2, 4 and 7). */
+export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; guards: Guards }> = async (app, { deps, guards }) => {
+  const perAddress = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+  app.get(
+    '/users/forget-password/:email',
+    { config: perAddress, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
+    async (request) => account.requestPasswordReset(deps, request.params.email),
+  );
+
+  app.get(
+    '/users/forget-password/check-token/:token',
+    {
+      config: perAddress,
+      schema: { params: z.object({ token: z.string().min(1).max(128) }), response: { 200: checkResetTokenResponseSchema } },
+    },
+    async (request) => account.checkResetToken(deps, request.params.token),
+  );
+
+  app.patch(
+    '/users/forget-password/validate-token',
+    { config: perAddress, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
+    async (request) => account.resetPassword(deps, request.body.passwordToken, request.body.newPassword),
+  );
+
+  app.post(
+    '/users/checkOldPassword',
+    { onRequest: guards.user, schema: { body: checkOldPasswordRequestSchema, response: { 200: checkOldPasswordResponseSchema } } },
+    async (request) => account.checkOldPassword(deps, currentUser(request), request.body.oldPassword),
+  );
+
+  app.patch(
+    '/users/password',
+    { onRequest: guards.user, schema: { body: changePasswordRequestSchema, response: { 200: changePasswordResponseSchema } } },
+    async (request) => account.changePassword(deps, currentUser(request), request.body),
+  );
+
+  app.patch(
+    '/users/me',
+    { onRequest: guards.user, schema: { body: profileUpdateSchema, response: { 200: meSchema } } },
+    async (request) => account.updateProfile(deps, currentUser(request), request.body),
+  );
+};

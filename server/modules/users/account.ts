@@ -1,0 +1,144 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ProfileUpdate } from '../../../contract/account.js';
+import { isStrongEnough } from '../../../contract/password.js';
+import { isValidPhone } from '../../../contract/phone.js';
+import type { Me } from '../../../contract/users.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { Language } from '../../i18n.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import type { OfflineTokens } from '../auth/offline-tokens.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import type { Throttle, ThrottleRule } from '../auth/throttle.js';
+import type { Mailer } from '../mail/mailer.js';
+import { renderMail } from '../mail/templates.js';
+import type { UsersRepo, UserWithRoles } from './repo.js';
+import { toMe } from './service.js';
+import { digest } from './verifications.js';
+
+export const RESET_LINK_TTL_SECONDS = 3600;
+const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
+
+export interface AccountDeps {
+  db: Kysely<Database>;
+  users: UsersRepo;
+  accessTokens: AccessTokens;
+  offlineTokens: OfflineTokens;
+  throttle: Throttle;
+  mailer: Mailer;
+  clock: Clock;
+  appUrl: string;
+}
+
+/** Password changed: every access token issued before now and every other remembered session stop working. */
+async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash: string, keepOfflineToken?: string) {
+  const now = deps.clock.now();
+  // Whole seconds, as in the tokens' iat: the token issued right after this is still valid.
+  const validAfter = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString();
+  await deps.users.update(userId, { password_hash: passwordHash, tokens_valid_after: validAfter }, now.toISOString());
+  return deps.offlineTokens.revokeAllForUser(userId, keepOfflineToken);
+}
+
+/** `GET /users/forget-password/{email}`: the same answer whether or not the account exists. */
+export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<{ ok: true }> {
+  await deps.throttle.hit(`forgot:${email}`, FORGOT);
+  const user = await deps.users.findByEmail(email);
+  if (!user) return { ok: true };
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  await deps.db
+    .insertInto('password_resets')
+    .values({
+      id: randomUUID(),
+      user_id: user.id,
+      token_hash: digest(token),
+      expires_at: new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  const language = user.language as Language;
+  await deps.mailer.send(
+    user.email,
+    renderMail('passwordReset', language, {
+      name: user.first_name ?? user.email,
+      link: `${deps.appUrl}/${language}/forgot-password/validate/${token}`,
+    }),
+  );
+  return { ok: true };
+}
+
+async function usableReset(deps: AccountDeps, token: string) {
+  const row = await deps.db.selectFrom('password_resets').selectAll().where('token_hash', '=', digest(token)).executeTakeFirst();
+  if (!row || row.used_at !== null || new Date(row.expires_at) <= deps.clock.now()) return undefined;
+  return row;
+}
+
+export async function checkResetToken(deps: AccountDeps, token: string): Promise<{ valid: boolean }> {
+  return { valid: (await usableReset(deps, token)) !== undefined };
+}
+
+/** Sets the new password from a reset link: single use, ends every session. */
+export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<{ ok: true }> {
+  if (!isStrongEnough(newPassword)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  const row = await usableReset(deps, token);
+  if (!row) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
+  const claimed = await deps.db
+    .updateTable('password_resets')
+    .set({ used_at: deps.clock.now().toISOString() })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
+  await endOtherSessions(deps, row.user_id, await hashPassword(newPassword));
+  // Other links of the same account die with this one.
+  await deps.db
+    .updateTable('password_resets')
+    .set({ used_at: deps.clock.now().toISOString() })
+    .where('user_id', '=', row.user_id)
+    .where('used_at', 'is', null)
+    .execute();
+  return { ok: true };
+}
+
+export async function checkOldPassword(deps: AccountDeps, user: UserWithRoles, oldPassword: string): Promise<{ result: boolean }> {
+  await deps.throttle.hit(`old-password:${user.id}`, { limit: 10, windowSeconds: 900 });
+  return { result: user.password_hash !== null && (await verifyPassword(user.password_hash, oldPassword)) };
+}
+
+/** Changes the password; this session continues with a fresh token, every other one ends. */
+export async function changePassword(
+  deps: AccountDeps,
+  user: UserWithRoles,
+  input: { password: string; oldPassword: string; offlineToken?: string },
+): Promise<{ access_token: string; offline_token?: string }> {
+  await deps.throttle.hit(`old-password:${user.id}`, { limit: 10, windowSeconds: 900 });
+  if (user.password_hash === null || !(await verifyPassword(user.password_hash, input.oldPassword))) {
+    throw new AppError('WRONG_OLD_PASSWORD', 400);
+  }
+  if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  const offline = await endOtherSessions(deps, user.id, await hashPassword(input.password), input.offlineToken);
+  const access_token = await deps.accessTokens.sign(user.id, user.roles);
+  return offline ? { access_token, offline_token: offline } : { access_token };
+}
+
+/** Profile fields the user owns; anything else is refused by the schema before it gets here. */
+export async function updateProfile(deps: AccountDeps, user: UserWithRoles, changes: ProfileUpdate): Promise<Me> {
+  if (changes.phone && !isValidPhone(changes.phone)) throw new AppError('PHONE_NUMBER_INVALID', 400);
+  await deps.users.update(
+    user.id,
+    {
+      first_name: changes.firstName,
+      last_name: changes.lastName,
+      phone: changes.phone === undefined ? undefined : changes.phone || null,
+      newsletter: changes.newsletter === undefined ? undefined : changes.newsletter ? 1 : 0,
+      language: changes.language,
+    },
+    deps.clock.now().toISOString(),
+  );
+  const updated = await deps.users.findById(user.id);
+  if (!updated) throw new AppError('UNAUTHORIZED', 401);
+  return toMe(updated);
+}
