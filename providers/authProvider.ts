@@ -129,6 +129,25 @@ export function createAuthProvider(deps: AuthDeps) {
       }
     },
 
+    /** Spec section 4: confirming an account with its emailed code stores the returned access token. */
+    async confirmAccount(params: { email: string; code: string }) {
+      try {
+        const response = await deps.http<{ access_token: string }>('/users/validate/code', {
+          method: 'POST',
+          noAuth: true,
+          body: params,
+        });
+        deps.cache.clear();
+        deps.session.setOfflineToken(null);
+        deps.session.setToken(response.access_token);
+        announce({ type: 'login' });
+        return { success: true };
+      } catch (error) {
+        const messageKey = isApiError(error) ? error.messageKey : 'DEFAULT';
+        return { success: false, error: { name: messageKey, message: messageKey } };
+      }
+    },
+
     async logout(params?: { redirectTo?: string }) {
       const offlineToken = deps.session.getOfflineToken();
       clearLocalSession();

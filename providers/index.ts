@@ -1,3 +1,4 @@
+import { createAccountApi } from './accountApi.js';
 import { AUTH_CHANNEL, createAuthProvider } from './authProvider.js';
 import { createSessionCache } from './cache.js';
 import { http, messages, session } from './http.js';
@@ -10,4 +11,5 @@ export const cache = createSessionCache();
 export const authChannel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL);
 export const authProvider = createAuthProvider({ http, session, cache, channel: authChannel });
+export const accountApi = createAccountApi(http);
 export { http, messages, session };

@@ -105,4 +105,11 @@ export function takeSessionFromQuery(search: string): {
 }
 
 export const PROFILE_FLAG_KEY = 'redirectToProfile';
+/** The checkout a visitor chose before signing up (written by the checkout pages). */
+export const STORED_CHECKOUT_KEY = 'storedCheckout';
+
+/** After confirming a new account: on to the stored checkout (sub-payment), or choose a plan (spec section 2). */
+export function afterConfirmation(storage: Pick<Storage, 'getItem'>): string {
+  return storage.getItem(STORED_CHECKOUT_KEY) ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
+}
 export const HUMBLE_BUNDLE_KEY = 'humbleBundleCheckout';

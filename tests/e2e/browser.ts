@@ -25,7 +25,7 @@ export async function newPage(browser: Browser, context?: BrowserContext): Promi
 }
 
 /** A verified account with the user role, written straight into the server's database. */
-export async function createVerifiedUser(): Promise<{ email: string; password: string }> {
+export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<{ email: string; password: string }> {
   const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
   try {
     const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
@@ -40,6 +40,7 @@ export async function createVerifiedUser(): Promise<{ email: string; password: s
         last_name: 'User',
         email_verified_at: now,
         signup_source: 'e2e',
+        language,
         created_at: now,
         updated_at: now,
       },

@@ -35,8 +35,6 @@ describe('route table (spec section 2)', () => {
       'facebook/connect',
       'facebook/disconnect',
       'facebook/redirect',
-      'forgot-password',
-      'forgot-password/validate/:token',
       'google/connect',
       'google/redirect',
       'paypal/cancel',
@@ -50,8 +48,6 @@ describe('route table (spec section 2)', () => {
       'sub-payment',
       'subscription/success',
       'terms',
-      'users/confirm',
-      'users/validate/:token',
     ]);
   });
 
