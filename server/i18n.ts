@@ -11,8 +11,10 @@ export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../locales');
-const load = (language: Language) =>
-  JSON.parse(readFileSync(path.join(localesDir, language, 'translation.json'), 'utf8')) as Record<string, unknown>;
+const read = (language: Language, file: string) =>
+  JSON.parse(readFileSync(path.join(localesDir, language, file), 'utf8')) as Record<string, unknown>;
+/** The SPA's texts (errors included) plus the mails, which only the server needs (locales/<lng>/mail.json). */
+const load = (language: Language) => ({ ...read(language, 'translation.json'), mail: read(language, 'mail.json') });
 
 const i18n = i18next.createInstance();
 void i18n.init({

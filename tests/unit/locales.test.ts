@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '../../contract/errors.js';
+import deMail from '../../locales/de/mail.json';
 import de from '../../locales/de/translation.json';
+import enMail from '../../locales/en/mail.json';
 import en from '../../locales/en/translation.json';
 import { ADMIN_MENU, USER_MENU } from '../../src/routing/menu.js';
 import { ROUTES } from '../../src/routing/routes.js';
@@ -18,7 +20,8 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
   return result;
 }
 
-const LOCALES = { en: leaves(en), de: leaves(de) };
+// The mails (server only) are checked with the rest, under `mail.`.
+const LOCALES = { en: leaves({ ...en, mail: enMail }), de: leaves({ ...de, mail: deMail }) };
 
 describe('translations (spec section 1: en and de)', () => {
   it('en and de have exactly the same set of nested keys', () => {
@@ -51,5 +54,14 @@ describe('translations (spec section 1: en and de)', () => {
     expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Session is expired!');
     expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized!');
     expect(LOCALES.en.get('errors.WRONG_CREDENTIALS')).toBe('Email or password is incorrect.');
+  });
+});
+
+describe('mail texts', () => {
+  it.each(Object.entries(LOCALES))('every mail the server sends has a subject and a body in %s', (_locale, texts) => {
+    for (const kind of ['verification', 'verificationLink', 'alreadyVerified', 'passwordReset']) {
+      expect(texts.has(`mail.${kind}.subject`), kind).toBe(true);
+      expect(texts.has(`mail.${kind}.body`), kind).toBe(true);
+    }
   });
 });
