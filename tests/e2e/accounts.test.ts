@@ -118,3 +118,20 @@ describe('email verification in Chromium', () => {
     await page.context().close();
   });
 });
+
+describe('signing in before verifying', () => {
+  it('shows the not-verified error, offers a resend and leads to the code entry with a new code', async () => {
+    const email = await registerByApi('en');
+    const { page } = await newPage(browser);
+    await page.goto(url('/login'));
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('sculpt4ever');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await shown(page.getByRole('alert').getByText('Your account is not verified yet.', { exact: false }));
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await page.waitForURL(/\/users\/confirm\?email=/);
+    await expect(page.locator('#email').inputValue()).resolves.toBe(email);
+    await expect.poll(async () => (await outbox(email)).length).toBe(2);
+    await page.context().close();
+  });
+});

@@ -1,6 +1,5 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -13,11 +12,13 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { safeReturnPath } from '../../routing/guard.js';
+import { accountApi } from '../../../providers/index.js';
 import { useSignIn } from './useSignIn.js';
 
 interface SignInValues {
@@ -62,15 +63,23 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
     navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   });
 
+  /** Spec section 4: an unverified account is offered a new verification email, then the code entry. */
+  const resendVerification = async () => {
+    const email = form.values.email.trim();
+    await accountApi.resendVerification(email).catch(() => null);
+    navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`));
+  };
+
   return (
     <Paper component="section" sx={{ p: { xs: 3, sm: 4 } }} aria-labelledby="sign-in-title">
       <Typography id="sign-in-title" variant="h4" component="h1" gutterBottom>
         {props.title}
       </Typography>
-      {errorKey && (
-        <Alert severity="error" sx={{ mb: 2 }} role="alert">
-          {t(`errors.${errorKey}`, { defaultValue: t('errors.DEFAULT') })}
-        </Alert>
+      <ErrorAlert messageKey={errorKey} />
+      {errorKey === 'USER_NOT_VERIFIED' && (
+        <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
+          {t('pages.login.resendVerification')}
+        </Button>
       )}
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextInput
