@@ -4,7 +4,7 @@ import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
-import { isApiError, type HttpClient } from './http.js';
+import { isApiError, messageKeyOf, type HttpClient } from './http.js';
 import type { SessionStore } from './session.js';
 
 export const AUTH_CHANNEL = 'shapelab-auth';
@@ -124,7 +124,7 @@ export function createAuthProvider(deps: AuthDeps) {
         // The page decides where to go (it knows the locale prefix and the `to` parameter).
         return params.redirectTo ? { success: true, redirectTo: params.redirectTo } : { success: true };
       } catch (error) {
-        const messageKey = isApiError(error) ? error.messageKey : 'DEFAULT';
+        const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
     },
@@ -143,7 +143,7 @@ export function createAuthProvider(deps: AuthDeps) {
         announce({ type: 'login' });
         return { success: true };
       } catch (error) {
-        const messageKey = isApiError(error) ? error.messageKey : 'DEFAULT';
+        const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
     },

@@ -3,11 +3,11 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from './useDocumentTitle.js';
 
-/** The card of a public page: its heading (also the tab title) and its content. */
-export function PageCard({ title, children }: { title: string; children: ReactNode }) {
+/** The card of a page: its heading (also the tab title) and its content. */
+export function PageCard({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   useDocumentTitle(title);
   return (
-    <Paper component="section" sx={{ p: { xs: 3, sm: 4 } }} aria-labelledby="page-title">
+    <Paper component="section" sx={{ p: { xs: 3, sm: 4 }, maxWidth: 720 }} aria-labelledby="page-title" data-testid={testId}>
       <Typography id="page-title" variant="h4" component="h1" gutterBottom>
         {title}
       </Typography>

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 
 export const OFFLINE_TOKEN_TTL_DAYS = 30;
@@ -11,9 +12,6 @@ export const OFFLINE_TOKEN_TTL_DAYS = 30;
  */
 const ROTATION_GRACE_MS = 20_000;
 
-function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /**
  * "Remember me" tokens: opaque, stored only as a SHA-256 digest, single use (rotated on every renewal).

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import { z } from 'zod';
 import {
   adminLoginRequestSchema,
@@ -13,24 +14,22 @@ import * as auth from './service.js';
 
 /** Sign-in endpoints of spec section 7; attempts per address are rate limited against guessing. */
 export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async (app, { deps }) => {
-  const signInLimit = { rateLimit: { max: 20, timeWindow: '1 minute' } };
-
   app.post(
     '/auth/login',
-    { config: signInLimit, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+    { config: PER_ADDRESS_LIMIT, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
     async (request) => auth.login(deps, request.body),
   );
 
   app.post(
     '/auth/admin-login',
-    { config: signInLimit, schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } } },
+    { config: PER_ADDRESS_LIMIT, schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } } },
     async (request) => auth.adminLogin(deps, request.body),
   );
 
   app.post(
     '/auth/validate',
     {
-      config: signInLimit,
+      config: PER_ADDRESS_LIMIT,
       schema: { body: validateTokenRequestSchema, response: { 200: validateTokenResponseSchema } },
     },
     async (request) => auth.renew(deps, request.body.offlineToken),

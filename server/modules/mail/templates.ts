@@ -8,6 +8,11 @@ export interface RenderedMail {
   html: string;
 }
 
+/** A page of the portal in the reader's language, for links in mails. */
+export function appLink(appUrl: string, language: Language, path: string): string {
+  return `${appUrl}/${language}${path}`;
+}
+
 const escapeHtml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import { z } from 'zod';
 import {
   changePasswordRequestSchema,
@@ -17,18 +18,16 @@ import * as account from './account.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
 export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; guards: Guards }> = async (app, { deps, guards }) => {
-  const perAddress = { rateLimit: { max: 20, timeWindow: '1 minute' } };
-
   app.get(
     '/users/forget-password/:email',
-    { config: perAddress, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
+    { config: PER_ADDRESS_LIMIT, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
     async (request) => account.requestPasswordReset(deps, request.params.email),
   );
 
   app.get(
     '/users/forget-password/check-token/:token',
     {
-      config: perAddress,
+      config: PER_ADDRESS_LIMIT,
       schema: { params: z.object({ token: z.string().min(1).max(128) }), response: { 200: checkResetTokenResponseSchema } },
     },
     async (request) => account.checkResetToken(deps, request.params.token),
@@ -36,7 +35,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
 
   app.patch(
     '/users/forget-password/validate-token',
-    { config: perAddress, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
+    { config: PER_ADDRESS_LIMIT, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
     async (request) => account.resetPassword(deps, request.body.passwordToken, request.body.newPassword),
   );
 

@@ -6,6 +6,7 @@ import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
@@ -13,13 +14,14 @@ import type { OfflineTokens } from '../auth/offline-tokens.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
-import { renderMail } from '../mail/templates.js';
+import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import { toMe } from './service.js';
-import { digest } from './verifications.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
 const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
+/** Guesses at the current password of a signed-in account. */
+const OLD_PASSWORD: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -64,7 +66,7 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
     user.email,
     renderMail('passwordReset', language, {
       name: user.first_name ?? user.email,
-      link: `${deps.appUrl}/${language}/forgot-password/validate/${token}`,
+      link: appLink(deps.appUrl, language, `/forgot-password/validate/${token}`),
     }),
   );
   return { ok: true };
@@ -104,7 +106,7 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
 }
 
 export async function checkOldPassword(deps: AccountDeps, user: UserWithRoles, oldPassword: string): Promise<{ result: boolean }> {
-  await deps.throttle.hit(`old-password:${user.id}`, { limit: 10, windowSeconds: 900 });
+  await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
   return { result: user.password_hash !== null && (await verifyPassword(user.password_hash, oldPassword)) };
 }
 
@@ -114,7 +116,7 @@ export async function changePassword(
   user: UserWithRoles,
   input: { password: string; oldPassword: string; offlineToken?: string },
 ): Promise<{ access_token: string; offline_token?: string }> {
-  await deps.throttle.hit(`old-password:${user.id}`, { limit: 10, windowSeconds: 900 });
+  await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
   if (user.password_hash === null || !(await verifyPassword(user.password_hash, input.oldPassword))) {
     throw new AppError('WRONG_OLD_PASSWORD', 400);
   }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import { z } from 'zod';
 import { emailSchema } from '../../../contract/auth.js';
 import {
@@ -16,12 +17,10 @@ import * as registration from './registration.js';
 
 /** Registration and email verification (spec sections 2, 4 and 7); all public, limited per address. */
 export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.RegistrationDeps }> = async (app, { deps }) => {
-  const perAddress = { rateLimit: { max: 20, timeWindow: '1 minute' } };
-
   app.post(
     '/users',
     {
-      config: perAddress,
+      config: PER_ADDRESS_LIMIT,
       schema: { querystring: registrationQuerySchema, body: registrationRequestSchema, response: { 201: registrationResponseSchema } },
     },
     async (request, reply) => {
@@ -36,14 +35,14 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
 
   app.post(
     '/users/validate/code',
-    { config: perAddress, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
+    { config: PER_ADDRESS_LIMIT, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
     async (request) => registration.verifyCode(deps, request.body.email, request.body.code),
   );
 
   app.get(
     '/users/validate/:token',
     {
-      config: perAddress,
+      config: PER_ADDRESS_LIMIT,
       schema: { params: z.object({ token: z.string().min(16).max(128) }), response: { 200: verifyLinkResponseSchema } },
     },
     async (request) => registration.verifyLink(deps, request.params.token),
@@ -52,7 +51,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
   app.get(
     '/users/resendVerificationEmail/:email',
     {
-      config: perAddress,
+      config: PER_ADDRESS_LIMIT,
       schema: { params: z.object({ email: emailSchema }), querystring: resendQuerySchema, response: { 200: resendResponseSchema } },
     },
     async (request) =>

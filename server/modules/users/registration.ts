@@ -2,15 +2,16 @@ import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto
 import type { RegistrationRequest } from '../../../contract/registration.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import type { Clock } from '../../clock.js';
+import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
-import { renderMail } from '../mail/templates.js';
+import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
-import { digest, type VerificationsRepo } from './verifications.js';
+import type { VerificationsRepo } from './verifications.js';
 
 export const VERIFICATION_TTL_SECONDS = 24 * 3600;
 /** A code dies after this many wrong tries (a new one comes with a resend). */
@@ -26,10 +27,6 @@ export interface RegistrationDeps {
   mailer: Mailer;
   clock: Clock;
   appUrl: string;
-}
-
-function localizedUrl(appUrl: string, language: Language, path: string): string {
-  return `${appUrl}/${language}${path}`;
 }
 
 /** A new code and link replace any pending ones; the mail carries the link, and the code when asked. */
@@ -48,7 +45,7 @@ async function sendVerification(deps: RegistrationDeps, user: UserWithRoles, wit
   const values = {
     name: user.first_name ?? user.email,
     code,
-    link: localizedUrl(deps.appUrl, language, `/users/validate/${linkToken}`),
+    link: appLink(deps.appUrl, language, `/users/validate/${linkToken}`),
   };
   await deps.mailer.send(user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values));
 }
@@ -142,7 +139,7 @@ export async function resendVerification(deps: RegistrationDeps, email: string, 
       user.email,
       renderMail('alreadyVerified', language, {
         name: user.first_name ?? user.email,
-        link: localizedUrl(deps.appUrl, language, '/login'),
+        link: appLink(deps.appUrl, language, '/login'),
       }),
     );
   }

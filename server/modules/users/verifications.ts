@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-export function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 /** Email verification codes and links, stored as digests, one pending verification per user. */
 export class VerificationsRepo {

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { isApiError } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { CODE_LENGTH, CodeInput } from '../../components/form/CodeInput.js';
@@ -50,7 +50,7 @@ export default function ConfirmCode() {
       await accountApi.resendVerification(form.values.email.trim());
       setResent(true);
     } catch (error) {
-      setErrorKey(isApiError(error) ? error.messageKey : 'DEFAULT');
+      setErrorKey(messageKeyOf(error));
     }
   };
 

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { isApiError } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { TextInput } from '../../components/form/TextInput.js';
@@ -35,7 +35,7 @@ export default function ForgotPassword() {
       await accountApi.requestPasswordReset(email.trim());
       setSent(true);
     } catch (error) {
-      setErrorKey(isApiError(error) ? error.messageKey : 'DEFAULT');
+      setErrorKey(messageKeyOf(error));
     } finally {
       setPending(false);
     }

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { isStrongEnough } from '../../../contract/password.js';
-import { isApiError } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi } from '../../../providers/index.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -51,7 +51,7 @@ export default function ResetPassword() {
       await accountApi.resetPassword(token, password);
       setState('done');
     } catch (error) {
-      setErrorKey(isApiError(error) ? error.messageKey : 'DEFAULT');
+      setErrorKey(messageKeyOf(error));
     }
   });
 

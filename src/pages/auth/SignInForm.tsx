@@ -6,8 +6,6 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -16,7 +14,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
-import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+import { PageCard } from '../../components/PageCard.js';
 import { safeReturnPath } from '../../routing/guard.js';
 import { accountApi } from '../../../providers/index.js';
 import { useSignIn } from './useSignIn.js';
@@ -50,7 +48,6 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
     [t],
   );
   const form = useFormFields<SignInValues>({ email: '', password: '', rememberMe: false }, rules);
-  useDocumentTitle(props.title);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setErrorKey(null);
@@ -71,10 +68,7 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
   };
 
   return (
-    <Paper component="section" sx={{ p: { xs: 3, sm: 4 } }} aria-labelledby="sign-in-title">
-      <Typography id="sign-in-title" variant="h4" component="h1" gutterBottom>
-        {props.title}
-      </Typography>
+    <PageCard title={props.title}>
       <ErrorAlert messageKey={errorKey} />
       {errorKey === 'USER_NOT_VERIFIED' && (
         <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
@@ -117,6 +111,6 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
         </Button>
       </Box>
       {props.footer}
-    </Paper>
+    </PageCard>
   );
 }

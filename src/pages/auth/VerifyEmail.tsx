@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import { isApiError } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
@@ -21,7 +21,7 @@ export default function VerifyEmail() {
     let cancelled = false;
     accountApi.verifyEmailLink(token).then(
       () => !cancelled && setOutcome('verified'),
-      (error: unknown) => !cancelled && setOutcome(isApiError(error) ? error.messageKey : 'DEFAULT'),
+      (error: unknown) => !cancelled && setOutcome(messageKeyOf(error)),
     );
     return () => {
       cancelled = true;

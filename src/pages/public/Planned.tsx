@@ -1,8 +1,7 @@
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+import { PageCard } from '../../components/PageCard.js';
 
 /**
  * The state of a screen whose issue has not landed yet: its real title and a plain statement that it is
@@ -10,15 +9,10 @@ import { useDocumentTitle } from '../../components/useDocumentTitle.js';
  */
 export default function PlannedPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
-  const title = t(titleKey);
-  useDocumentTitle(title);
   return (
-    <Paper component="section" sx={{ p: 4, maxWidth: 720 }} data-testid="planned-page" aria-labelledby="page-title">
-      <Typography id="page-title" variant="h4" component="h1" gutterBottom>
-        {title}
-      </Typography>
+    <PageCard title={t(titleKey)} testId="planned-page">
       <Chip label={t('pages.planned.badge')} color="primary" sx={{ mb: 2 }} />
       <Typography>{t('pages.planned.description')}</Typography>
-    </Paper>
+    </PageCard>
   );
 }
