@@ -27,6 +27,10 @@ export const profileUpdateSchema = z
     phone: z.string().trim().max(32).nullable(),
     newsletter: z.boolean(),
     language: z.enum(['en', 'de']),
+    /** ISO 3166-1 alpha-2; an unknown code answers REGION_NOT_FOUND. */
+    country: z.string().trim().max(8).nullable(),
+    /** Kept until the coupons module (issue "Licences, devices, coupons") redeems it. */
+    couponCode: z.string().trim().max(64).nullable(),
   })
   .partial()
   .strict();

@@ -27,6 +27,8 @@ export const MESSAGE_KEYS = [
   'INVALID_PASSWORD_TOKEN',
   'WRONG_OLD_PASSWORD',
   'PHONE_NUMBER_INVALID',
+  'REGION_NOT_FOUND',
+  'EMAIL_VERIFICATION_FAILED',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

@@ -19,6 +19,10 @@ export const meSchema = z.object({
   language: z.enum(['en', 'de']),
   /** False for accounts that sign in only through Google or Facebook. */
   hasPassword: z.boolean(),
+  /** ISO 3166-1 alpha-2 country or region, or null. */
+  country: z.string().nullable(),
+  /** A coupon code kept until the coupons module redeems it (issue "Licences, devices, coupons"). */
+  couponCode: z.string().nullable(),
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BackgroundTasks } from './background.js';
 import { isMovable, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -70,6 +71,7 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   const guards = createGuards({ accessTokens, users });
   const throttle = new Throttle(db.kysely, clock);
   const mailer = createMailer(config, db.kysely, clock);
+  const background = new BackgroundTasks(app.log);
   const registration = {
     users,
     verifications: new VerificationsRepo(db.kysely),
@@ -78,6 +80,7 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
     mailer,
     clock,
     appUrl: config.appUrl,
+    background,
   };
 
   await app.register(
@@ -88,11 +91,11 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
       await api.register(usersRoutes, { users, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
-        deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl },
+        deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
         guards,
       });
       if (config.nodeEnv !== 'production') {
-        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely });
+        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });
       }
     },
@@ -100,6 +103,9 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   );
 
   await registerSpa(app, config.spaDir);
-  app.addHook('onClose', async () => db.destroy());
+  app.addHook('onClose', async () => {
+    await background.idle();
+    await db.destroy();
+  });
   return app;
 }

@@ -19,6 +19,8 @@ export interface UsersTable {
   language: ColumnType<string, string | undefined, string>;
   coupon_code: string | null;
   tokens_valid_after: Timestamp | null;
+  /** ISO 3166-1 alpha-2, or null. */
+  country: string | null;
 }
 
 export interface EmailVerificationsTable {

@@ -128,6 +128,40 @@ describeEachDatabase('password change and profile', (server) => {
     });
     expect(de.json().message).toMatch(/^Die Telefonnummer ist ungültig/);
   });
+
+  it('the country is an ISO 3166 code; an unknown one is refused with REGION_NOT_FOUND in en and de', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    const ok = await call(server(), 'PATCH', '/api/users/me', { country: 'at' }, access_token);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().country).toBe('AT');
+    const en = await call(server(), 'PATCH', '/api/users/me', { country: 'XY', firstName: 'Lost' }, access_token);
+    expect(en.statusCode).toBe(400);
+    expect(en.json()).toEqual({ messageKey: 'REGION_NOT_FOUND', message: 'The selected country or region does not exist.' });
+    const de = await server().app.inject({
+      method: 'PATCH',
+      url: '/api/users/me',
+      payload: { country: 'Atlantis' },
+      headers: { authorization: `Bearer ${access_token}`, 'accept-language': 'de' },
+    });
+    expect(de.json().message).toBe('Das gewählte Land oder die Region existiert nicht.');
+    // A refused change changes nothing, not even the valid fields sent with it.
+    const me = (await call(server(), 'GET', '/api/users/me', undefined, access_token)).json();
+    expect(me).toMatchObject({ country: 'AT', firstName: 'Test' });
+    const cleared = await call(server(), 'PATCH', '/api/users/me', { country: null }, access_token);
+    expect(cleared.json().country).toBeNull();
+  });
+
+  it('a coupon code entered on the profile is kept on the account until coupons are redeemed', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    const saved = await call(server(), 'PATCH', '/api/users/me', { couponCode: '  SIGGRAPH-2023 ' }, access_token);
+    expect(saved.json().couponCode).toBe('SIGGRAPH-2023');
+    const other = await server().createUser();
+    const otherSession = await signIn(server(), other.email, other.password);
+    const theirs = (await call(server(), 'GET', '/api/users/me', undefined, otherSession.access_token)).json();
+    expect(theirs.couponCode).toBeNull();
+  });
 });
 
 describeEachDatabase('sign-in throttling per account', (server) => {

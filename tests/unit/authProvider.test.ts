@@ -26,6 +26,8 @@ const ME: Me = {
   newsletter: false,
   language: 'en',
   hasPassword: true,
+  country: null,
+  couponCode: null,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {

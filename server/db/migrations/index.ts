@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../index.js';
 import { usersAndSessions } from './0001-users-and-sessions.js';
 import { accounts } from './0002-accounts.js';
+import { profileCountry } from './0003-profile-country.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -11,5 +12,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-users-and-sessions': usersAndSessions(dialect),
     '0002-accounts': accounts(dialect),
+    '0003-profile-country': profileCountry(),
   };
 }

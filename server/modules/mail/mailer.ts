@@ -9,6 +9,22 @@ export interface Mailer {
   send(to: string, mail: RenderedMail): Promise<void>;
 }
 
+/** The mail server refused the recipient for good (an SMTP 5xx answer): the address cannot receive mail. */
+export class MailRejectedError extends Error {
+  constructor(
+    readonly responseCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`recipient rejected with SMTP ${responseCode}`, options);
+    this.name = 'MailRejectedError';
+  }
+}
+
+function smtpResponseCode(error: unknown): number | undefined {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
 /**
  * Mail goes out through nodemailer over SMTP when configured; otherwise into the outbox table, which the
  * development mailbox (`GET /api/dev/outbox`) reads. Production refuses the outbox (server/config.ts).
@@ -18,7 +34,13 @@ export function createMailer(config: Config, db: Kysely<Database>, clock: Clock)
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(to, mail) {
-        await transport.sendMail({ from: config.mailFrom, to, subject: mail.subject, text: mail.text, html: mail.html });
+        try {
+          await transport.sendMail({ from: config.mailFrom, to, subject: mail.subject, text: mail.text, html: mail.html });
+        } catch (error) {
+          const responseCode = smtpResponseCode(error);
+          if (responseCode !== undefined && responseCode >= 500) throw new MailRejectedError(responseCode, { cause: error });
+          throw error;
+        }
       },
     };
   }

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ProfileUpdate } from '../../../contract/account.js';
+import { isKnownRegion } from '../../../contract/countries.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
+import type { BackgroundTasks } from '../../background.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
@@ -32,6 +34,7 @@ export interface AccountDeps {
   mailer: Mailer;
   clock: Clock;
   appUrl: string;
+  background: BackgroundTasks;
 }
 
 /** Password changed: every access token issued before now and every other remembered session stop working. */
@@ -47,7 +50,11 @@ async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash:
 export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<{ ok: true }> {
   await deps.throttle.hit(`forgot:${email}`, FORGOT);
   const user = await deps.users.findByEmail(email);
-  if (!user) return { ok: true };
+  if (user) deps.background.run('password reset mail', () => sendPasswordReset(deps, user));
+  return { ok: true };
+}
+
+async function sendPasswordReset(deps: AccountDeps, user: UserWithRoles): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   await deps.db
@@ -69,7 +76,6 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
       link: appLink(deps.appUrl, language, `/forgot-password/validate/${token}`),
     }),
   );
-  return { ok: true };
 }
 
 async function usableReset(deps: AccountDeps, token: string) {
@@ -129,6 +135,7 @@ export async function changePassword(
 /** Profile fields the user owns; anything else is refused by the schema before it gets here. */
 export async function updateProfile(deps: AccountDeps, user: UserWithRoles, changes: ProfileUpdate): Promise<Me> {
   if (changes.phone && !isValidPhone(changes.phone)) throw new AppError('PHONE_NUMBER_INVALID', 400);
+  if (changes.country && !isKnownRegion(changes.country)) throw new AppError('REGION_NOT_FOUND', 400);
   await deps.users.update(
     user.id,
     {
@@ -137,6 +144,8 @@ export async function updateProfile(deps: AccountDeps, user: UserWithRoles, chan
       phone: changes.phone === undefined ? undefined : changes.phone || null,
       newsletter: changes.newsletter === undefined ? undefined : changes.newsletter ? 1 : 0,
       language: changes.language,
+      country: changes.country === undefined ? undefined : changes.country?.toUpperCase() || null,
+      coupon_code: changes.couponCode === undefined ? undefined : changes.couponCode || null,
     },
     deps.clock.now().toISOString(),
   );

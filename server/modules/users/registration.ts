@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { RegistrationRequest } from '../../../contract/registration.js';
 import { isStrongEnough } from '../../../contract/password.js';
+import type { BackgroundTasks } from '../../background.js';
 import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
@@ -8,7 +9,7 @@ import type { Language } from '../../i18n.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
-import type { Mailer } from '../mail/mailer.js';
+import { MailRejectedError, type Mailer } from '../mail/mailer.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import type { VerificationsRepo } from './verifications.js';
@@ -27,6 +28,7 @@ export interface RegistrationDeps {
   mailer: Mailer;
   clock: Clock;
   appUrl: string;
+  background: BackgroundTasks;
 }
 
 /** A new code and link replace any pending ones; the mail carries the link, and the code when asked. */
@@ -86,7 +88,14 @@ export async function register(
   }
   const user = await deps.users.findById(id);
   if (!user) throw new Error('registered user vanished');
-  await sendVerification(deps, user, options.withCode);
+  try {
+    await sendVerification(deps, user, options.withCode);
+  } catch (error) {
+    // No account without a way to verify it: the visitor corrects the address or simply tries again.
+    await deps.users.remove(id);
+    if (error instanceof MailRejectedError) throw new AppError('EMAIL_VERIFICATION_FAILED', 422, { cause: error });
+    throw new AppError('DEFAULT', 503, { cause: error });
+  }
   return user;
 }
 
@@ -131,17 +140,21 @@ export async function verifyLink(deps: RegistrationDeps, token: string): Promise
 export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean): Promise<{ sent: true }> {
   await deps.throttle.hit(`resend:${email}`, RESEND);
   const user = await deps.users.findByEmail(email);
-  if (user && user.email_verified_at === null) {
-    await sendVerification(deps, user, withCode);
-  } else if (user) {
-    const language = user.language as Language;
-    await deps.mailer.send(
-      user.email,
-      renderMail('alreadyVerified', language, {
-        name: user.first_name ?? user.email,
-        link: appLink(deps.appUrl, language, '/login'),
-      }),
-    );
-  }
+  if (user) deps.background.run('verification resend mail', () => resendTo(deps, user, withCode));
   return { sent: true };
+}
+
+async function resendTo(deps: RegistrationDeps, user: UserWithRoles, withCode: boolean): Promise<void> {
+  if (user.email_verified_at === null) {
+    await sendVerification(deps, user, withCode);
+    return;
+  }
+  const language = user.language as Language;
+  await deps.mailer.send(
+    user.email,
+    renderMail('alreadyVerified', language, {
+      name: user.first_name ?? user.email,
+      link: appLink(deps.appUrl, language, '/login'),
+    }),
+  );
 }

@@ -40,6 +40,7 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     language: row.language,
     coupon_code: row.coupon_code,
     tokens_valid_after: row.tokens_valid_after,
+    country: row.country,
     roles,
   };
 }
@@ -95,6 +96,11 @@ export class UsersRepo {
     });
   }
 
+  /** Deletes the user; roles, sessions and pending verifications go with it (foreign keys cascade). */
+  async remove(userId: string): Promise<void> {
+    await this.db.deleteFrom('users').where('id', '=', userId).execute();
+  }
+
   async countWithRole(role: Role): Promise<number> {
     const row = await this.db
       .selectFrom('user_roles')
@@ -139,7 +145,7 @@ export class UsersRepo {
 
   async update(
     userId: string,
-    changes: Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone' | 'newsletter' | 'language' | 'password_hash' | 'tokens_valid_after'>>,
+    changes: Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone' | 'newsletter' | 'language' | 'country' | 'coupon_code' | 'password_hash' | 'tokens_valid_after'>>,
     at: string,
   ): Promise<void> {
     await this.db.updateTable('users').set({ ...changes, updated_at: at }).where('id', '=', userId).execute();

@@ -20,6 +20,8 @@ export function toMe(user: UserWithRoles): Me {
     newsletter: user.newsletter === 1,
     language: user.language === 'de' ? 'de' : 'en',
     hasPassword: user.password_hash !== null,
+    country: user.country,
+    couponCode: user.coupon_code,
   };
 }
 

@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Work that must not hold up the answer: the mail of a password reset or a verification resend, which
+ * happens only for a real account, would otherwise tell by its timing whether an address is registered.
+ * Failures are logged; `idle()` waits for what is under way (the development mailbox and shutdown use it).
+ */
+export class BackgroundTasks {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  run(name: string, task: () => Promise<void>): void {
+    const running: Promise<void> = task()
+      .catch((error: unknown) => this.log.error({ err: error, task: name }, 'background task failed'))
+      .finally(() => this.pending.delete(running));
+    this.pending.add(running);
+  }
+
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+}

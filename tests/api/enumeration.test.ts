@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { someClientAddress, type TestServer } from '../fixtures/server.js';
+import { describeEachDatabase } from './describe-each-database.js';
+
+/**
+ * No answer tells whether an address is registered (issue "Accounts"): not the status, not the body, and
+ * not the time taken beyond noise. Each probe alternates a registered and an unknown address and compares
+ * the medians; every probe uses fresh accounts so no throttle is reached.
+ */
+const SAMPLES = 9;
+
+const unknownEmail = () => `nobody-${randomBytes(5).toString('hex')}@example.com`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timed(server: TestServer, request: { method: 'GET' | 'POST'; url: string; payload?: object }) {
+  const started = process.hrtime.bigint();
+  const response = await server.app.inject({ ...request, remoteAddress: someClientAddress() });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, status: response.statusCode, body: response.body };
+}
+
+type Probe = (email: string) => { method: 'GET' | 'POST'; url: string; payload?: object };
+
+async function compare(server: TestServer, probe: Probe, verified = true) {
+  const known: Awaited<ReturnType<typeof timed>>[] = [];
+  const unknown: Awaited<ReturnType<typeof timed>>[] = [];
+  for (let i = 0; i < SAMPLES; i += 1) {
+    const user = await server.createUser({ verified });
+    known.push(await timed(server, probe(user.email)));
+    unknown.push(await timed(server, probe(unknownEmail())));
+  }
+  // Same status and byte-identical bodies.
+  expect(new Set([...known, ...unknown].map((r) => `${r.status} ${r.body}`)).size).toBe(1);
+  const knownMs = median(known.map((r) => r.ms));
+  const unknownMs = median(unknown.map((r) => r.ms));
+  // Within noise: the medians differ by less than half of the slower one, or by under 2 ms.
+  const difference = Math.abs(knownMs - unknownMs);
+  expect(difference < 2 || difference < 0.5 * Math.max(knownMs, unknownMs), `known ${knownMs} ms, unknown ${unknownMs} ms`).toBe(true);
+}
+
+describeEachDatabase('no account enumeration', (server) => {
+  it('sign-in: a wrong password and an unknown address take as long and answer alike', async () => {
+    await compare(server(), (email) => ({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'not the one 1', rememberMe: false } }));
+  });
+
+  it('forgot password: a registered and an unknown address take as long and answer alike', async () => {
+    await compare(server(), (email) => ({ method: 'GET', url: `/api/users/forget-password/${encodeURIComponent(email)}` }));
+  });
+
+  it('resend verification: an unverified and an unknown address take as long and answer alike', async () => {
+    await compare(
+      server(),
+      (email) => ({ method: 'GET', url: `/api/users/resendVerificationEmail/${encodeURIComponent(email)}?generateVerificationCode=true` }),
+      false,
+    );
+  });
+});
