@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { bundleReport } from './scripts/bundle-report-plugin.js';
+import { markdownDocuments } from './scripts/markdown-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
@@ -13,7 +14,7 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
 const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|dayjs|error-stack-parser|stackframe)\//;
 
 export default defineConfig({
-  plugins: [react(), bundleReport()],
+  plugins: [markdownDocuments(), react(), bundleReport()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

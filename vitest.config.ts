@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e (the built app in the system Chromium).
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [markdownDocuments(), react()],
   test: {
     reporters: ['default', './tests/summary-reporter.ts'],
     projects: [

@@ -1,14 +1,23 @@
 import type { z } from 'zod';
 import type { checkResetTokenResponseSchema } from '../contract/account.js';
+import type { RegistrationRequest, registrationResponseSchema } from '../contract/registration.js';
 import type { HttpClient } from './http.js';
 
 type CheckResetTokenResponse = z.infer<typeof checkResetTokenResponseSchema>;
+type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
 
 const segment = (value: string) => encodeURIComponent(value.trim());
 
-/** The public account calls of spec section 7 (no session needed). */
+/** The account calls of spec section 7 that are not Refine data: public ones, and the password check. */
 export function createAccountApi(http: HttpClient) {
   return {
+    /** `POST /users`: the mail carries a code for /users/confirm; `external` when signing up from the checkout. */
+    register: (body: RegistrationRequest, options: { external: boolean }) =>
+      http<RegistrationResponse>(`/users?generateVerificationCode=true&externalRegistration=${String(options.external)}`, {
+        method: 'POST',
+        noAuth: true,
+        body,
+      }),
     requestPasswordReset: (email: string) => http<{ ok: true }>(`/users/forget-password/${segment(email)}`, { noAuth: true }),
     checkResetToken: (token: string) =>
       http<CheckResetTokenResponse>(`/users/forget-password/check-token/${segment(token)}`, { noAuth: true }),
@@ -19,6 +28,9 @@ export function createAccountApi(http: HttpClient) {
         body: { passwordToken, newPassword },
       }),
     verifyEmailLink: (token: string) => http<{ verified: true }>(`/users/validate/${segment(token)}`, { noAuth: true }),
+    /** Signed in: whether `oldPassword` is the current password (`POST /users/checkOldPassword`). */
+    checkOldPassword: (oldPassword: string) =>
+      http<{ result: boolean }>('/users/checkOldPassword', { method: 'POST', body: { oldPassword } }),
     resendVerification: (email: string) =>
       http<{ sent: true }>(`/users/resendVerificationEmail/${segment(email)}?generateVerificationCode=true`, { noAuth: true }),
   };

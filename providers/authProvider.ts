@@ -1,11 +1,15 @@
 import type { AuthProvider } from '@refinedev/core';
 import { jwtDecode } from 'jwt-decode';
+import type { z } from 'zod';
+import type { changePasswordResponseSchema } from '../contract/account.js';
 import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
 import { isApiError, messageKeyOf, type HttpClient } from './http.js';
 import type { SessionStore } from './session.js';
+
+type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
 
 export const AUTH_CHANNEL = 'shapelab-auth';
 export type AuthChannelMessage = { type: 'logout' } | { type: 'login' };
@@ -146,6 +150,30 @@ export function createAuthProvider(deps: AuthDeps) {
         const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
+    },
+
+    /**
+     * `PATCH /users/password`. The server ends every other session; this one continues with the tokens it
+     * returns (the remembered session too, when there is one). Fails with the server's messageKey.
+     */
+    async changePassword(params: { password: string; oldPassword: string }): Promise<void> {
+      const offlineToken = deps.session.getOfflineToken();
+      const response = await deps.http<ChangePasswordResponse>('/users/password', {
+        method: 'PATCH',
+        body: offlineToken === null ? params : { ...params, offlineToken },
+      });
+      deps.session.setToken(response.access_token);
+      deps.session.setOfflineToken(offlineToken === null ? null : (response.offline_token ?? null));
+    },
+
+    /** Renews the session with the offline token (one renewal at a time); false when that is not possible. */
+    renewSession(): Promise<boolean> {
+      return renew();
+    },
+
+    /** The profile was saved: the answer is the current user from now on. */
+    rememberUser(user: Me) {
+      deps.cache.user = user;
     },
 
     async logout(params?: { redirectTo?: string }) {

@@ -33,6 +33,16 @@ export interface HttpDeps {
   /** The current UI language, sent so server texts match the screen. */
   language?: () => string;
   fetch?: typeof fetch;
+  /**
+   * Renews the session with the offline token (set by the auth provider once it exists). A request the
+   * server refuses with SESSION_EXPIRED is sent once more after a successful renewal: the server's clock,
+   * not the browser's, decides when a token has expired.
+   */
+  renewal?: SessionRenewal;
+}
+
+export interface SessionRenewal {
+  renew: (() => Promise<boolean>) | null;
 }
 
 /**
@@ -43,7 +53,7 @@ export interface HttpDeps {
 export function createHttpClient(deps: HttpDeps): HttpClient {
   const doFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  return async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  return async function request<T>(url: string, options: RequestOptions = {}, retried = false): Promise<T> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (deps.language) headers['Accept-Language'] = deps.language();
     if (!options.noAuth) {
@@ -77,6 +87,10 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     if (!response.ok) {
       const errorBody = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
       const messageKey = errorBody.messageKey ?? 'DEFAULT';
+      const renew = deps.renewal?.renew;
+      if (messageKey === 'SESSION_EXPIRED' && !options.noAuth && !retried && renew && (await renew())) {
+        return request<T>(url, options, true);
+      }
       deps.messages.publish(messageKey);
       const error: ApiError = {
         ...errorBody,
@@ -107,9 +121,12 @@ export const session: SessionStore = createSessionStore(
   typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
 );
 export const messages: MessageBus = createMessageBus();
+/** Filled in by providers/index.ts with the auth provider's renewal. */
+export const sessionRenewal: SessionRenewal = { renew: null };
 export const http: HttpClient = createHttpClient({
   baseUrl: '/api',
   session,
   messages,
+  renewal: sessionRenewal,
   language: () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en'),
 });

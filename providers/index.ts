@@ -1,7 +1,7 @@
 import { createAccountApi } from './accountApi.js';
 import { AUTH_CHANNEL, createAuthProvider } from './authProvider.js';
 import { createSessionCache } from './cache.js';
-import { http, messages, session } from './http.js';
+import { http, messages, session, sessionRenewal } from './http.js';
 
 /**
  * The session providers, wired once: one HTTP client, one session store, one cache, one channel.
@@ -11,5 +11,6 @@ export const cache = createSessionCache();
 export const authChannel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL);
 export const authProvider = createAuthProvider({ http, session, cache, channel: authChannel });
+sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
 export { http, messages, session };

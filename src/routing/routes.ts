@@ -14,6 +14,11 @@ export const PAGE_MODULES = {
   resetPassword: 'auth/ResetPassword',
   verifyEmail: 'auth/VerifyEmail',
   confirmCode: 'auth/ConfirmCode',
+  registration: 'auth/Registration',
+  registrationSiggraph: 'auth/RegistrationSiggraph',
+  registrationSuccess: 'auth/RegistrationSuccess',
+  profile: 'account/Profile',
+  legal: 'public/LegalDocument',
   planned: 'public/Planned',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
@@ -32,12 +37,12 @@ export interface RouteEntry {
   allowAll?: boolean;
 }
 
-const account = (path: string, titleKey: string, access: Access = 'user'): RouteEntry => ({
+const account = (path: string, titleKey: string, access: Access = 'user', page: PageName = 'planned'): RouteEntry => ({
   path,
   access,
   layout: 'account',
   titleKey,
-  page: 'planned',
+  page,
 });
 
 const publicPage = (path: string, titleKey: string, access: Access = 'public', page: PageName = 'planned'): RouteEntry => ({
@@ -51,8 +56,8 @@ const publicPage = (path: string, titleKey: string, access: Access = 'public', p
 
 export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
-  account('', 'routes.profile'),
-  account('account/profile', 'routes.profile'),
+  account('', 'routes.profile', 'user', 'profile'),
+  account('account/profile', 'routes.profile', 'user', 'profile'),
   account('account/subscription', 'routes.subscription'),
   account('account/subscription/choose-plan', 'routes.choosePlan'),
   account('account/payment-options', 'routes.paymentOptions'),
@@ -72,12 +77,12 @@ export const ROUTES: RouteEntry[] = [
   account('paypal/cancel', 'routes.paypalCancel'),
 
   // Public pages.
-  publicPage('terms', 'routes.terms'),
-  publicPage('privacy-policy', 'routes.privacyPolicy'),
+  publicPage('terms', 'routes.terms', 'public', 'legal'),
+  publicPage('privacy-policy', 'routes.privacyPolicy', 'public', 'legal'),
   publicPage('login', 'pages.login.title', 'anonymous', 'login'),
-  publicPage('registration', 'routes.registration', 'anonymous'),
-  publicPage('registration/success', 'routes.registrationSuccess'),
-  publicPage('registration/siggraph2023', 'routes.registrationSiggraph', 'anonymous'),
+  publicPage('registration', 'routes.registration', 'anonymous', 'registration'),
+  publicPage('registration/success', 'routes.registrationSuccess', 'public', 'registrationSuccess'),
+  publicPage('registration/siggraph2023', 'routes.registrationSiggraph', 'anonymous', 'registrationSiggraph'),
   publicPage('forgot-password', 'routes.forgotPassword', 'anonymous', 'forgotPassword'),
   publicPage('forgot-password/validate/:token', 'routes.forgotPasswordValidate', 'anonymous', 'resetPassword'),
   publicPage('users/confirm', 'routes.usersConfirm', 'public', 'confirmCode'),

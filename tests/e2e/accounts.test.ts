@@ -95,7 +95,8 @@ describe('email verification in Chromium', () => {
     expect(link).toMatch(/^\/de\/users\/validate\//);
     const { page } = await newPage(browser);
     await page.goto(url(link));
-    await shown(page.getByRole('status').getByText('Deine E-Mail-Adresse ist bestätigt.', { exact: false }));
+    await page.waitForURL(/\/de\/registration\/success$/);
+    await shown(page.getByRole('status').getByText('Deine E-Mail-Adresse ist bestätigt und dein Shapelab-Konto ist bereit.'));
     await page.goto(url(link));
     await shown(page.getByRole('status').getByText('Dieses Konto ist bereits bestätigt.', { exact: false }));
     expect(await apiLogin(email, 'sculpt4ever')).toBe(200);

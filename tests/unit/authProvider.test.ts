@@ -271,6 +271,43 @@ describe('check: token check (spec section 4)', () => {
   });
 });
 
+describe('password change', () => {
+  const change = { password: 'new secret 9', oldPassword: 'old secret 1' };
+
+  it('sends the offline token along and keeps the remembered session with the rotated tokens', async () => {
+    const { auth, session, calls } = setup(
+      { '/users/password': { access_token: 'access-2', offline_token: 'offline-2' } },
+      { token: FRESH, offline: 'offline-1' },
+    );
+    await auth.changePassword(change);
+    expect(calls).toEqual([{ url: '/users/password', options: { method: 'PATCH', body: { ...change, offlineToken: 'offline-1' } } }]);
+    expect(session.getToken()).toBe('access-2');
+    expect(session.getOfflineToken()).toBe('offline-2');
+  });
+
+  it('without remember me it stores only the new access token', async () => {
+    const { auth, session, calls } = setup({ '/users/password': { access_token: 'access-2' } }, { token: FRESH });
+    await auth.changePassword(change);
+    expect(calls[0]?.options?.body).toEqual(change);
+    expect(session.getToken()).toBe('access-2');
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('fails with the server’s error and keeps the session as it was', async () => {
+    const { auth, session } = setup(
+      {
+        '/users/password': () => {
+          throw apiError(400, 'WRONG_OLD_PASSWORD');
+        },
+      },
+      { token: FRESH, offline: 'offline-1' },
+    );
+    await expect(auth.changePassword(change)).rejects.toMatchObject({ messageKey: 'WRONG_OLD_PASSWORD' });
+    expect(session.getToken()).toBe(FRESH);
+    expect(session.getOfflineToken()).toBe('offline-1');
+  });
+});
+
 describe('logout (spec section 4)', () => {
   it('clears both tokens and the cached current user', async () => {
     const { auth, session, cache } = setup({ '/auth/logout': null }, { token: FRESH, offline: 'offline-1' });

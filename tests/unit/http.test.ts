@@ -257,3 +257,42 @@ describe('HTTP client: answers (spec section 7)', () => {
     expect(published).toEqual([]);
   });
 });
+
+describe('a session the server says has expired', () => {
+  function expiringServer(renewed: boolean) {
+    const storage = memoryStorage({ [TOKEN_KEY]: 'old-token' });
+    const session = createSessionStore(storage);
+    const messages = createMessageBus();
+    const published: string[] = [];
+    messages.subscribe((key) => published.push(key));
+    const seen: (string | null)[] = [];
+    const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const auth = new Headers(init?.headers).get('Authorization');
+      seen.push(auth);
+      if (auth === 'Bearer new-token') return new Response('{"ok":true}', { status: 200, headers: JSON_TYPE });
+      return new Response('{"messageKey":"SESSION_EXPIRED","message":"Session is expired!"}', { status: 401, headers: JSON_TYPE });
+    }) as typeof fetch;
+    const renew = vi.fn(async () => {
+      if (renewed) session.setToken('new-token');
+      return renewed;
+    });
+    const http = createHttpClient({ baseUrl: 'https://api.test', session, messages, fetch: fetchFn, renewal: { renew } });
+    return { http, renew, seen, published };
+  }
+
+  it('is renewed with the offline token and the request is sent again, once', async () => {
+    const { http, renew, seen, published } = expiringServer(true);
+    await expect(http('/users/me')).resolves.toEqual({ ok: true });
+    expect(renew).toHaveBeenCalledTimes(1);
+    expect(seen).toEqual(['Bearer old-token', 'Bearer new-token']);
+    expect(published).toEqual([]);
+  });
+
+  it('fails with SESSION_EXPIRED when renewal is not possible', async () => {
+    const { http, renew, seen, published } = expiringServer(false);
+    await expect(http('/users/me')).rejects.toMatchObject({ messageKey: 'SESSION_EXPIRED', statusCode: 401 });
+    expect(renew).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveLength(1);
+    expect(published).toEqual(['SESSION_EXPIRED']);
+  });
+});

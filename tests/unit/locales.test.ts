@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '../../contract/errors.js';
 import deMail from '../../locales/de/mail.json';
 import de from '../../locales/de/translation.json';
 import enMail from '../../locales/en/mail.json';
 import en from '../../locales/en/translation.json';
+import { renderMarkdown } from '../../scripts/markdown-plugin.js';
 import { ADMIN_MENU, USER_MENU } from '../../src/routing/menu.js';
 import { ROUTES } from '../../src/routing/routes.js';
 
@@ -63,5 +66,28 @@ describe('mail texts', () => {
       expect(texts.has(`mail.${kind}.subject`), kind).toBe(true);
       expect(texts.has(`mail.${kind}.body`), kind).toBe(true);
     }
+  });
+});
+
+describe('legal documents (Markdown beside the translations)', () => {
+  const documents = ['terms', 'privacy-policy'] as const;
+  const read = (language: string, name: string) =>
+    renderMarkdown(readFileSync(path.resolve(import.meta.dirname, `../../locales/${language}/${name}.md`), 'utf8'));
+  const count = (html: string, pattern: RegExp) => html.match(pattern)?.length ?? 0;
+
+  it.each(documents)('%s exists in en and de with the same sections', (name) => {
+    const en = read('en', name);
+    const de = read('de', name);
+    expect(count(en, /<h2 /g)).toBeGreaterThan(3);
+    expect(count(de, /<h2 /g)).toBe(count(en, /<h2 /g));
+    expect(count(de, /<li>/g)).toBe(count(en, /<li>/g));
+  });
+
+  it('the terms carry the EULA under the #eula anchor the registration links to, in both languages', () => {
+    for (const language of ['en', 'de']) expect(read(language, 'terms')).toMatch(/<h2 id="eula">[^<]*EULA[^<]*<\/h2>/);
+  });
+
+  it('refuses raw HTML in a document', () => {
+    expect(() => renderMarkdown('Hello <script>alert(1)</script>')).toThrow(/HTML is not allowed/);
   });
 });

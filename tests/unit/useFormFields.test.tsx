@@ -43,6 +43,17 @@ describe('useFormFields', () => {
     expect(onValid).toHaveBeenCalledWith({ email: 'someone@example.com', password: 'long enough', remember: false });
   });
 
+  it('checks only the fields of one step when asked, and leaves the others alone', async () => {
+    const onValid = vi.fn();
+    const { result } = renderHook(() => useFormFields<Values>({ email: 'a@b.de', password: '', remember: false }, rules));
+    await act(() => result.current.handleSubmit(onValid, ['email'])(submitEvent()));
+    expect(onValid).toHaveBeenCalledTimes(1);
+    expect(result.current.errors).toEqual({});
+    await act(() => result.current.handleSubmit(onValid, ['password'])(submitEvent()));
+    expect(onValid).toHaveBeenCalledTimes(1);
+    expect(result.current.errors).toEqual({ password: 'Too short' });
+  });
+
   it('binds checkboxes to booleans', () => {
     const { result } = renderHook(() => useFormFields<Values>({ email: '', password: '', remember: false }, rules));
     act(() =>

@@ -55,13 +55,26 @@ export function useFormFields<V extends object>(initial: V, rules: FieldRules<V>
     name: String(name),
     checked: Boolean(values[name]),
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(name, event.target.checked as V[K]),
+    inputRef: (element: HTMLInputElement | null) => {
+      inputs.current.set(name, element);
+    },
   });
 
-  const handleSubmit = (onValid: (values: V) => void | Promise<void>) => async (event: FormEvent) => {
+  /**
+   * Validates, then calls `onValid`. With `only`, just those fields are checked (one step of a form
+   * in steps); errors shown on the other fields stay as they are.
+   */
+  const handleSubmit = (onValid: (values: V) => void | Promise<void>, only?: readonly (keyof V)[]) => async (event: FormEvent) => {
     event.preventDefault();
-    const found = validateFields(values, rules);
-    setErrors(found);
-    const firstInvalid = (Object.keys(rules) as (keyof V)[]).find((name) => found[name]);
+    const checked = only ? (Object.fromEntries(only.filter((name) => rules[name]).map((name) => [name, rules[name]])) as FieldRules<V>) : rules;
+    const found = validateFields(values, checked);
+    setErrors((shown) => {
+      if (!only) return found;
+      const kept = { ...shown };
+      for (const name of only) delete kept[name];
+      return { ...kept, ...found };
+    });
+    const firstInvalid = (Object.keys(checked) as (keyof V)[]).find((name) => found[name]);
     if (firstInvalid !== undefined) {
       inputs.current.get(firstInvalid)?.focus();
       return;

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
@@ -14,6 +14,7 @@ import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { StepLabel } from '../../components/StepLabel.js';
 import { afterConfirmation } from '../../routing/guard.js';
 
 /** `/users/confirm`: the 6-digit code from the verification mail signs the new user in. */
@@ -22,6 +23,7 @@ export default function ConfirmCode() {
   const { localize } = useLocale();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
+  const fromRegistration = (useLocation().state as { registration?: boolean } | null)?.registration === true;
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [pasteError, setPasteError] = useState<string | undefined>();
   const [resent, setResent] = useState(false);
@@ -56,6 +58,7 @@ export default function ConfirmCode() {
 
   return (
     <PageCard title={t('pages.confirm.title')}>
+      {fromRegistration && <StepLabel step={3} name={t('pages.registration.stepConfirm')} />}
       <Typography sx={{ mb: 2 }}>{t('pages.confirm.intro')}</Typography>
       <ErrorAlert messageKey={errorKey} />
       {resent && (

@@ -1,16 +1,13 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { PasswordInput } from '../../components/form/PasswordInput.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -34,7 +31,6 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
   const { localize } = useLocale();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const [showPassword, setShowPassword] = useState(false);
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const { signIn, pending } = useSignIn();
   const rules = useMemo(
@@ -84,24 +80,12 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
           autoComplete="username"
           required
         />
-        <TextInput
+        <PasswordInput
           {...form.text('password')}
           id="password"
-          type={showPassword ? 'text' : 'password'}
           label={t('pages.login.password')}
           autoComplete="current-password"
           required
-          endAdornment={
-            <InputAdornment position="end">
-              <IconButton
-                onClick={() => setShowPassword((shown) => !shown)}
-                aria-label={t(showPassword ? 'pages.login.hidePassword' : 'pages.login.showPassword')}
-                edge="end"
-              >
-                {showPassword ? <VisibilityOff /> : <Visibility />}
-              </IconButton>
-            </InputAdornment>
-          }
         />
         {!props.admin && (
           <FormControlLabel control={<Checkbox {...form.checkbox('rememberMe')} />} label={t('pages.login.rememberMe')} />

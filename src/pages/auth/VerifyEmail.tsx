@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -29,14 +29,10 @@ export default function VerifyEmail() {
   }, [token]);
 
   if (outcome === 'pending') return <FullPageSpinner />;
-  const signIn = outcome === 'verified' || outcome === 'ALREADY_VERIFIED';
+  if (outcome === 'verified') return <Navigate to={localize('/registration/success')} replace />;
+  const signIn = outcome === 'ALREADY_VERIFIED';
   return (
     <PageCard title={t('pages.verifyEmail.title')}>
-      {outcome === 'verified' && (
-        <Alert severity="success" role="status" sx={{ mb: 2 }}>
-          {t('pages.verifyEmail.verified')}
-        </Alert>
-      )}
       {outcome === 'ALREADY_VERIFIED' && (
         <Alert severity="info" role="status" sx={{ mb: 2 }}>
           {t('errors.ALREADY_VERIFIED')}

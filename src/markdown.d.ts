@@ -1,0 +1,5 @@
+/** Markdown documents are imported as their HTML (scripts/markdown-plugin.ts). */
+declare module '*.md' {
+  const html: string;
+  export default html;
+}

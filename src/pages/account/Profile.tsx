@@ -1,0 +1,413 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useGetIdentity, useInvalidateAuthStore, useUpdate, type HttpError } from '@refinedev/core';
+import { useForm } from '@refinedev/react-hook-form';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useForm as useHookForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { ProfileUpdate } from '../../../contract/account.js';
+import { COUNTRY_CODES } from '../../../contract/countries.js';
+import { isStrongEnough } from '../../../contract/password.js';
+import { isValidPhone } from '../../../contract/phone.js';
+import type { Me } from '../../../contract/users.js';
+import { messageKeyOf } from '../../../providers/http.js';
+import { accountApi, authProvider } from '../../../providers/index.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { PageCard } from '../../components/PageCard.js';
+
+/** Server answers that belong to one field are shown under it. */
+const FIELD_OF_ERROR: Record<string, keyof DetailsValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
+
+interface DetailsValues {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  country: string;
+  language: 'en' | 'de';
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ mt: 3 }}>
+      <Divider sx={{ mb: 3 }} />
+      <Typography id={id} variant="h6" component="h2" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** Countries by their name in the reader's language. */
+function useCountryOptions(language: string) {
+  return useMemo(() => {
+    const names = new Intl.DisplayNames([language], { type: 'region' });
+    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+      a.name.localeCompare(b.name, language),
+    );
+  }, [language]);
+}
+
+/** Personal details: Refine's form over `GET/PATCH /users/me`. */
+function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
+  const { t, i18n } = useTranslation();
+  const countries = useCountryOptions(i18n.language);
+  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const {
+    refineCore: { query, onFinish, formLoading },
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<Me, HttpError, DetailsValues>({
+    refineCoreProps: {
+      resource: 'users',
+      id: 'me',
+      action: 'edit',
+      redirect: false,
+      successNotification: false,
+      errorNotification: false,
+      onMutationSuccess: ({ data }) => {
+        setSaved(true);
+        onSaved(data);
+      },
+      onMutationError: (error) => {
+        const key = messageKeyOf(error);
+        const field = FIELD_OF_ERROR[key];
+        if (field) setError(field, { message: t(`errors.${key}`) });
+        else setErrorKey(key);
+      },
+    },
+    defaultValues: { firstName: '', lastName: '', phone: '', country: '', language: 'en' },
+    disableServerSideValidation: true,
+  });
+  const user = query?.data?.data;
+  if (!user) return <FullPageSpinner />;
+
+  const save = handleSubmit(async (values) => {
+    setErrorKey(null);
+    setSaved(false);
+    const changes: ProfileUpdate = {
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      phone: values.phone.trim() || null,
+      country: values.country || null,
+      language: values.language,
+    };
+    await onFinish(changes as unknown as DetailsValues).catch(() => undefined);
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={save} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
+      <ErrorAlert messageKey={errorKey} />
+      {saved && (
+        <Alert severity="success" role="status">
+          {t('pages.profile.saved')}
+        </Alert>
+      )}
+      <TextField
+        id="profile-email"
+        label={t('pages.profile.email')}
+        value={user.email}
+        slotProps={{ input: { readOnly: true } }}
+        helperText={t('pages.profile.emailHelp')}
+      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+        <TextField
+          id="profile-first-name"
+          label={t('pages.profile.firstName')}
+          required
+          autoComplete="given-name"
+          {...register('firstName', { validate: (value) => (value.trim() ? true : t('validation.firstNameRequired')) })}
+          error={Boolean(errors.firstName)}
+          helperText={errors.firstName?.message}
+        />
+        <TextField
+          id="profile-last-name"
+          label={t('pages.profile.lastName')}
+          required
+          autoComplete="family-name"
+          {...register('lastName', { validate: (value) => (value.trim() ? true : t('validation.lastNameRequired')) })}
+          error={Boolean(errors.lastName)}
+          helperText={errors.lastName?.message}
+        />
+      </Box>
+      <TextField
+        id="profile-phone"
+        label={t('pages.profile.phone')}
+        type="tel"
+        autoComplete="tel"
+        {...register('phone', {
+          validate: (value) => (value.trim() === '' || isValidPhone(value) ? true : t('errors.PHONE_NUMBER_INVALID')),
+        })}
+        error={Boolean(errors.phone)}
+        helperText={errors.phone?.message ?? t('validation.phoneInvalid')}
+      />
+      <TextField
+        id="profile-country"
+        label={t('pages.profile.country')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        autoComplete="country"
+        {...register('country')}
+        error={Boolean(errors.country)}
+        helperText={errors.country?.message}
+      >
+        <option value="">{t('pages.profile.noCountry')}</option>
+        {countries.map(({ code, name }) => (
+          <option key={code} value={code}>
+            {name}
+          </option>
+        ))}
+      </TextField>
+      <TextField
+        id="profile-language"
+        label={t('pages.profile.language')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        {...register('language')}
+      >
+        <option value="en">{t('languages.en')}</option>
+        <option value="de">{t('languages.de')}</option>
+      </TextField>
+      <Box>
+        <Button type="submit" variant="contained" disabled={formLoading}>
+          {t('pages.profile.save')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/** Subscribe or unsubscribe at once: the switch moves right away and moves back if the server refuses. */
+function NewsletterSwitch({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }) {
+  const { t } = useTranslation();
+  const { mutate } = useUpdate<Me>();
+  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [checked, setChecked] = useState(user.newsletter);
+  const [changed, setChanged] = useState(false);
+  const toggle = (newsletter: boolean) => {
+    setErrorKey(null);
+    setChecked(newsletter);
+    mutate(
+      { resource: 'users', id: 'me', values: { newsletter }, successNotification: false, errorNotification: false },
+      {
+        onSuccess: ({ data }) => {
+          setChanged(true);
+          setChecked(data.newsletter);
+          onSaved(data);
+        },
+        onError: (error) => {
+          setChecked(!newsletter);
+          setErrorKey(messageKeyOf(error));
+        },
+      },
+    );
+  };
+  return (
+    <>
+      <ErrorAlert messageKey={errorKey} />
+      <FormControlLabel
+        control={<Switch checked={checked} onChange={(event) => toggle(event.target.checked)} />}
+        label={t('pages.profile.newsletterLabel')}
+      />
+      {changed && (
+        <Typography role="status" color="text.secondary">
+          {t(checked ? 'pages.profile.subscribed' : 'pages.profile.unsubscribed')}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+interface PasswordValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** Change password: the current one is checked as soon as it is entered, and again by the change itself. */
+function PasswordForm({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [changed, setChanged] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useHookForm<PasswordValues>({ defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+
+  const checkCurrent = async () => {
+    const oldPassword = getValues('currentPassword');
+    if (!oldPassword) return;
+    const { result } = await accountApi.checkOldPassword(oldPassword).catch(() => ({ result: true }));
+    if (!result) setError('currentPassword', { message: t('errors.WRONG_OLD_PASSWORD') });
+  };
+
+  const submit = handleSubmit(async (values) => {
+    setErrorKey(null);
+    setChanged(false);
+    try {
+      await authProvider.changePassword({ password: values.newPassword, oldPassword: values.currentPassword });
+      reset();
+      setChanged(true);
+    } catch (error) {
+      const key = messageKeyOf(error);
+      if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', { message: t('errors.WRONG_OLD_PASSWORD') });
+      else if (key === 'PASSWORD_TOO_WEAK') setError('newPassword', { message: t('errors.PASSWORD_TOO_WEAK') });
+      else setErrorKey(key);
+    }
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.password')}>
+      {/* For password managers: which account this password belongs to. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <ErrorAlert messageKey={errorKey} />
+      {changed && (
+        <Alert severity="success" role="status">
+          {t('pages.profile.passwordChanged')}
+        </Alert>
+      )}
+      <TextField
+        id="current-password"
+        type="password"
+        label={t('pages.profile.currentPassword')}
+        autoComplete="current-password"
+        required
+        {...register('currentPassword', {
+          required: t('validation.passwordRequired'),
+          onBlur: () => void checkCurrent(),
+        })}
+        error={Boolean(errors.currentPassword)}
+        helperText={errors.currentPassword?.message}
+      />
+      <TextField
+        id="new-password"
+        type="password"
+        label={t('pages.profile.newPassword')}
+        autoComplete="new-password"
+        required
+        {...register('newPassword', { validate: (value) => (isStrongEnough(value) ? true : t('validation.passwordRule')) })}
+        error={Boolean(errors.newPassword)}
+        helperText={errors.newPassword?.message ?? t('validation.passwordRule')}
+      />
+      <TextField
+        id="confirm-password"
+        type="password"
+        label={t('pages.profile.confirmPassword')}
+        autoComplete="new-password"
+        required
+        {...register('confirmPassword', {
+          validate: (value, values) => (value === values.newPassword ? true : t('validation.passwordsDiffer')),
+        })}
+        error={Boolean(errors.confirmPassword)}
+        helperText={errors.confirmPassword?.message}
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t('pages.profile.changePassword')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/** The coupon field: the code is kept on the account until the coupons module can redeem it. */
+function CouponForm({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }) {
+  const { t } = useTranslation();
+  const { mutate, mutation } = useUpdate<Me>();
+  const [code, setCode] = useState('');
+  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const couponCode = code.trim();
+    if (!couponCode) return;
+    setErrorKey(null);
+    mutate(
+      { resource: 'users', id: 'me', values: { couponCode }, successNotification: false, errorNotification: false },
+      {
+        onSuccess: ({ data }) => {
+          setSaved(couponCode);
+          setCode('');
+          onSaved(data);
+        },
+        onError: (error) => setErrorKey(messageKeyOf(error)),
+      },
+    );
+  };
+  return (
+    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.coupon')}>
+      <ErrorAlert messageKey={errorKey} />
+      {saved && (
+        <Alert severity="info" role="status">
+          {t('pages.profile.couponSaved', { code: saved })}
+        </Alert>
+      )}
+      {!saved && user.couponCode && <Typography color="text.secondary">{t('pages.profile.couponPending', { code: user.couponCode })}</Typography>}
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+        <TextField
+          id="profile-coupon"
+          label={t('pages.profile.couponCode')}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoComplete="off"
+          sx={{ flex: 1 }}
+        />
+        <Button type="submit" variant="outlined" size="large" disabled={mutation.isPending || code.trim() === ''} sx={{ mt: 0.5 }}>
+          {t('pages.profile.couponSave')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/** `/account/profile` (spec section 2): personal details, newsletter, password and coupon. */
+export default function Profile() {
+  const { t } = useTranslation();
+  const invalidateAuth = useInvalidateAuthStore();
+  const [user, setUser] = useState<Me | null>(null);
+  const { data: current } = useGetIdentity<Me>();
+  const shown = user ?? current;
+
+  const onSaved = (updated: Me) => {
+    authProvider.rememberUser(updated);
+    setUser(updated);
+    void invalidateAuth();
+  };
+
+  return (
+    <PageCard title={t('pages.profile.title')}>
+      <Typography variant="h6" component="h2" gutterBottom>
+        {t('pages.profile.details')}
+      </Typography>
+      <DetailsForm onSaved={onSaved} />
+      {shown && (
+        <>
+          <Section title={t('pages.profile.newsletter')}>
+            <NewsletterSwitch user={shown} onSaved={onSaved} />
+          </Section>
+          <Section title={t('pages.profile.password')}>
+            {shown.hasPassword ? <PasswordForm email={shown.email} /> : <Typography>{t('pages.profile.noPassword')}</Typography>}
+          </Section>
+          <Section title={t('pages.profile.coupon')}>
+            <CouponForm user={shown} onSaved={onSaved} />
+          </Section>
+        </>
+      )}
+    </PageCard>
+  );
+}

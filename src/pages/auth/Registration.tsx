@@ -1,0 +1,36 @@
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+import { RegistrationForm } from './RegistrationForm.js';
+
+/** `/registration` and `/registration/siggraph2023`: the same form, the latter recorded as the sign-up source. */
+export function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const navigate = useNavigate();
+  return (
+    <PageCard title={t('pages.registration.title')}>
+      {source === 'siggraph2023' && <Typography sx={{ mb: 2 }}>{t('pages.registration.siggraphIntro')}</Typography>}
+      <RegistrationForm
+        source={source}
+        external={false}
+        onRegistered={(email) =>
+          navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })
+        }
+      />
+      <Typography sx={{ mt: 3 }}>
+        {t('pages.registration.haveAccount')}{' '}
+        <Link component={RouterLink} to={localize('/login')}>
+          {t('pages.registration.signIn')}
+        </Link>
+      </Typography>
+    </PageCard>
+  );
+}
+
+export default function Registration() {
+  return <RegistrationPage source="web" />;
+}

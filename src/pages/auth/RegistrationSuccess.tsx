@@ -1,0 +1,24 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+
+/** `/registration/success`: where the verification link lands once the address is verified. */
+export default function RegistrationSuccess() {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  return (
+    <PageCard title={t('pages.registrationSuccess.title')}>
+      <Alert severity="success" role="status" sx={{ mb: 2 }}>
+        {t('pages.registrationSuccess.verified')}
+      </Alert>
+      <Typography sx={{ mb: 3 }}>{t('pages.registrationSuccess.next')}</Typography>
+      <Button component={RouterLink} to={localize('/login')} variant="contained">
+        {t('pages.registrationSuccess.signIn')}
+      </Button>
+    </PageCard>
+  );
+}

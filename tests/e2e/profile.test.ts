@@ -1,0 +1,177 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function apiLogin(email: string, password: string): Promise<number> {
+  const response = await fetch(url('/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return response.status;
+}
+
+const TEXTS = {
+  en: {
+    signIn: /^Sign in$/,
+    title: 'Profile',
+    save: 'Save changes',
+    saved: 'Your profile is saved.',
+    firstName: 'First name',
+    firstNameRequired: 'First name is required!',
+    phone: 'Phone',
+    phoneInvalid: 'The phone number is invalid.',
+    country: 'Country or region',
+    austria: 'Austria',
+    newsletter: 'Send me news about Shapelab',
+    subscribed: 'You are subscribed to the newsletter.',
+    unsubscribed: 'You are unsubscribed from the newsletter.',
+    current: 'Current password',
+    next: 'New password',
+    repeat: 'Repeat the new password',
+    change: 'Change password',
+    wrongOld: 'The current password is wrong.',
+    changed: 'Your password is changed.',
+    coupon: 'Coupon code',
+    redeem: 'Redeem',
+    couponSaved: 'Your code WINTER-26 is kept with your account',
+  },
+  de: {
+    signIn: /^Anmelden$/,
+    title: 'Profil',
+    save: 'Änderungen speichern',
+    saved: 'Dein Profil ist gespeichert.',
+    firstName: 'Vorname',
+    firstNameRequired: 'Vorname ist erforderlich!',
+    phone: 'Telefon',
+    phoneInvalid: 'Die Telefonnummer ist ungültig.',
+    country: 'Land oder Region',
+    austria: 'Österreich',
+    newsletter: 'Schickt mir Neuigkeiten zu Shapelab',
+    subscribed: 'Du hast den Newsletter abonniert.',
+    unsubscribed: 'Du hast den Newsletter abbestellt.',
+    current: 'Aktuelles Passwort',
+    next: 'Neues Passwort',
+    repeat: 'Neues Passwort wiederholen',
+    change: 'Passwort ändern',
+    wrongOld: 'Das aktuelle Passwort ist falsch.',
+    changed: 'Dein Passwort ist geändert.',
+    coupon: 'Gutscheincode',
+    redeem: 'Einlösen',
+    couponSaved: 'Dein Code WINTER-26 ist bei deinem Konto gespeichert',
+  },
+} as const;
+
+for (const language of ['en', 'de'] as const) {
+  const texts = TEXTS[language];
+
+  describe(`profile in Chromium (${language})`, () => {
+    it('edits the personal details with field errors from the client and the server, and keeps them', async () => {
+      const user = await createVerifiedUser(language);
+      const { page, errors } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}$`));
+      await page.goto(url(`/${language}/account/profile`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.title }));
+      await expect(page.getByLabel(texts.firstName).inputValue()).resolves.toBe('E2E');
+
+      await page.getByLabel(texts.firstName).fill(' ');
+      await page.getByLabel(texts.phone).fill('0301234');
+      await page.getByRole('button', { name: texts.save }).click();
+      await shown(page.getByText(texts.firstNameRequired));
+      await shown(page.getByText(texts.phoneInvalid, { exact: false }));
+
+      await page.getByLabel(texts.firstName).fill('Grace');
+      await page.getByLabel(texts.phone).fill('+43 1 5551234');
+      await page.getByLabel(texts.country).selectOption({ label: texts.austria });
+      await page.getByRole('button', { name: texts.save }).click();
+      await shown(page.getByRole('status').getByText(texts.saved));
+
+      await page.reload();
+      await expect(page.getByLabel(texts.firstName).inputValue()).resolves.toBe('Grace');
+      await expect(page.getByLabel(texts.phone).inputValue()).resolves.toBe('+43 1 5551234');
+      await expect(page.getByLabel(texts.country).inputValue()).resolves.toBe('AT');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('subscribes to and unsubscribes from the newsletter at once', async () => {
+      const user = await createVerifiedUser(language);
+      const { page } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}$`));
+      await page.goto(url(`/${language}/account/profile`));
+      const toggle = page.getByLabel(texts.newsletter);
+      await expect(toggle.isChecked()).resolves.toBe(false);
+      await toggle.check();
+      await shown(page.getByText(texts.subscribed));
+      await page.reload();
+      await expect(page.getByLabel(texts.newsletter).isChecked()).resolves.toBe(true);
+      await page.getByLabel(texts.newsletter).uncheck();
+      await shown(page.getByText(texts.unsubscribed));
+      await page.context().close();
+    });
+
+    it('changes the password: a wrong current one is named, the new one works and the old one no longer does', async () => {
+      const user = await createVerifiedUser(language);
+      const { page } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}$`));
+      await page.goto(url(`/${language}/account/profile`));
+      await page.getByLabel(texts.current).fill('not my password 1');
+      await page.locator('#new-password').fill('changed secret 77');
+      await shown(page.getByText(texts.wrongOld));
+      await page.getByLabel(texts.repeat).fill('changed secret 77');
+      await page.getByRole('button', { name: texts.change }).click();
+      await shown(page.getByText(texts.wrongOld));
+
+      await page.getByLabel(texts.current).fill(user.password);
+      await page.getByRole('button', { name: texts.change }).click();
+      await shown(page.getByRole('status').getByText(texts.changed, { exact: false }));
+      expect(await apiLogin(user.email, 'changed secret 77')).toBe(200);
+      expect(await apiLogin(user.email, user.password)).toBe(401);
+      // This tab stays signed in with the token the change returned.
+      await page.reload();
+      await shown(page.getByRole('heading', { level: 1, name: texts.title }));
+      await page.context().close();
+    });
+
+    it('keeps a coupon code on the account', async () => {
+      const user = await createVerifiedUser(language);
+      const { page } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}$`));
+      await page.goto(url(`/${language}/account/profile`));
+      await page.getByLabel(texts.coupon).fill('WINTER-26');
+      await page.getByRole('button', { name: texts.redeem }).click();
+      await shown(page.getByRole('status').getByText(texts.couponSaved, { exact: false }));
+      await page.reload();
+      await shown(page.getByText('WINTER-26'));
+      await page.context().close();
+    });
+  });
+}
+
+describe('legal documents', () => {
+  it('terms and privacy policy show their document in the page language; the EULA link leads to its section', async () => {
+    const { page, errors } = await newPage(browser);
+    await page.goto(url('/terms#eula'));
+    await shown(page.getByRole('heading', { level: 2, name: 'End-user licence agreement (EULA)' }));
+    await expect(page.locator('#eula').isVisible()).resolves.toBe(true);
+    await page.goto(url('/de/privacy-policy'));
+    await shown(page.getByRole('heading', { level: 1, name: 'Datenschutzerklärung' }));
+    await shown(page.getByRole('heading', { level: 2, name: 'Deine Rechte' }));
+    await page.goto(url('/de/terms'));
+    await shown(page.getByRole('heading', { level: 2, name: 'Endbenutzer-Lizenzvereinbarung (EULA)' }));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
