@@ -66,7 +66,9 @@ export async function runLighthouse() {
   try {
     const token = await signInToken(portal.url, portal.adminEmail, portal.adminPassword);
     const rows = [];
-    for (const page of PAGES) rows.push(await audit(browser, portal.url, page, token));
+    // LIGHTHOUSE_PAGES=profile,login audits only those pages (while working on one).
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+    for (const page of PAGES) if (!only || only.includes(page.name)) rows.push(await audit(browser, portal.url, page, token));
     writeFileSync(path.join(resultsDir, 'lighthouse.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
     process.stdout.write('Lighthouse (mobile): performance / accessibility / best practices, FCP, LCP, TBT, CLS\n');
     for (const row of rows) {

@@ -91,3 +91,40 @@ describe('legal documents (Markdown beside the translations)', () => {
     expect(() => renderMarkdown('Hello <script>alert(1)</script>')).toThrow(/HTML is not allowed/);
   });
 });
+
+describe("spec section 8, 'Login and account'", () => {
+  /**
+   * Each error of the catalogue and the messageKey that answers it. 'wrong password' and 'user not found'
+   * share WRONG_CREDENTIALS on purpose: two answers would tell whether an address is registered.
+   */
+  const CATALOGUE: Record<string, string> = {
+    'wrong email or password': 'WRONG_CREDENTIALS',
+    'Session is expired!': 'SESSION_EXPIRED',
+    'Unauthorized!': 'UNAUTHORIZED',
+    "user not found ('Email or password is incorrect.')": 'WRONG_CREDENTIALS',
+    'account not verified': 'USER_NOT_VERIFIED',
+    'email already registered': 'EMAIL_ALREADY_REGISTERED',
+    'region does not exist': 'REGION_NOT_FOUND',
+    'phone number invalid': 'PHONE_NUMBER_INVALID',
+    'invalid password creation token': 'INVALID_PASSWORD_TOKEN',
+    'invalid token': 'INVALID_TOKEN',
+    'account already verified': 'ALREADY_VERIFIED',
+    'invalid verification code': 'INVALID_VERIFICATION_CODE',
+    'email verification failed': 'EMAIL_VERIFICATION_FAILED',
+    'wrong password': 'WRONG_CREDENTIALS',
+    'wrong old password': 'WRONG_OLD_PASSWORD',
+  };
+
+  it.each(Object.entries(CATALOGUE))('%s -> %s, with an en and a de text', (_error, key) => {
+    expect(MESSAGE_KEYS).toContain(key);
+    expect(LOCALES.en.get(`errors.${key}`)).toEqual(expect.any(String));
+    expect(LOCALES.de.get(`errors.${key}`)).toEqual(expect.any(String));
+    expect(LOCALES.de.get(`errors.${key}`)).not.toBe(LOCALES.en.get(`errors.${key}`));
+  });
+
+  it('the texts the spec quotes are used word for word', () => {
+    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Session is expired!');
+    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized!');
+    expect(LOCALES.en.get('errors.WRONG_CREDENTIALS')).toBe('Email or password is incorrect.');
+  });
+});

@@ -46,20 +46,36 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** Countries by their name in the reader's language. */
-function useCountryOptions(language: string) {
-  return useMemo(() => {
+/**
+ * The country options, named in the reader's language and sorted by name. Naming some 250 regions takes
+ * a noticeable moment on a slow phone, so until the list is wanted (`all`) only the chosen one is there.
+ */
+function useCountryOptions(language: string, all: boolean, selected: string) {
+  const full = useMemo(() => {
+    if (!all) return null;
     const names = new Intl.DisplayNames([language], { type: 'region' });
-    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
-      a.name.localeCompare(b.name, language),
-    );
-  }, [language]);
+    const collator = new Intl.Collator(language);
+    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code }))
+      .sort((a, b) => collator.compare(a.name, b.name))
+      .map(({ code, name }) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ));
+  }, [language, all]);
+  if (full) return full;
+  if (!selected) return [];
+  return [
+    <option key={selected} value={selected}>
+      {new Intl.DisplayNames([language], { type: 'region' }).of(selected) ?? selected}
+    </option>,
+  ];
 }
 
 /** Personal details: Refine's form over `GET/PATCH /users/me`. */
-function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
+function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
   const { t, i18n } = useTranslation();
-  const countries = useCountryOptions(i18n.language);
+  const [allCountries, setAllCountries] = useState(false);
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const {
@@ -67,6 +83,7 @@ function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
     register,
     handleSubmit,
     setError,
+    watch,
     formState: { errors },
   } = useForm<Me, HttpError, DetailsValues>({
     refineCoreProps: {
@@ -74,6 +91,8 @@ function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
       id: 'me',
       action: 'edit',
       redirect: false,
+      // The signed-in frame has just read the current user: the form starts from it, without waiting.
+      queryOptions: initial ? { initialData: { data: initial } } : undefined,
       successNotification: false,
       errorNotification: false,
       onMutationSuccess: ({ data }) => {
@@ -91,6 +110,8 @@ function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
     disableServerSideValidation: true,
   });
   const user = query?.data?.data;
+  const country = watch('country');
+  const countries = useCountryOptions(i18n.language, allCountries, country);
   if (!user) return <FullPageSpinner />;
 
   const save = handleSubmit(async (values) => {
@@ -159,15 +180,15 @@ function DetailsForm({ onSaved }: { onSaved: (user: Me) => void }) {
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         autoComplete="country"
         {...register('country')}
+        // Controlled: the chosen option may appear only in the render after the value is set.
+        value={country}
+        onFocus={() => setAllCountries(true)}
+        onMouseDown={() => setAllCountries(true)}
         error={Boolean(errors.country)}
         helperText={errors.country?.message}
       >
         <option value="">{t('pages.profile.noCountry')}</option>
-        {countries.map(({ code, name }) => (
-          <option key={code} value={code}>
-            {name}
-          </option>
-        ))}
+        {countries}
       </TextField>
       <TextField
         id="profile-language"
@@ -391,12 +412,12 @@ export default function Profile() {
 
   return (
     <PageCard title={t('pages.profile.title')}>
-      <Typography variant="h6" component="h2" gutterBottom>
-        {t('pages.profile.details')}
-      </Typography>
-      <DetailsForm onSaved={onSaved} />
-      {shown && (
+      {shown ? (
         <>
+          <Typography variant="h6" component="h2" gutterBottom>
+            {t('pages.profile.details')}
+          </Typography>
+          <DetailsForm initial={current ?? undefined} onSaved={onSaved} />
           <Section title={t('pages.profile.newsletter')}>
             <NewsletterSwitch user={shown} onSaved={onSaved} />
           </Section>
@@ -407,6 +428,8 @@ export default function Profile() {
             <CouponForm user={shown} onSaved={onSaved} />
           </Section>
         </>
+      ) : (
+        <FullPageSpinner />
       )}
     </PageCard>
   );
