@@ -69,7 +69,8 @@ export async function runLighthouse() {
     // LIGHTHOUSE_PAGES=profile,login audits only those pages (while working on one).
     const only = process.env.LIGHTHOUSE_PAGES?.split(',');
     for (const page of PAGES) if (!only || only.includes(page.name)) rows.push(await audit(browser, portal.url, page, token));
-    writeFileSync(path.join(resultsDir, 'lighthouse.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
+    // A run of some pages only (LIGHTHOUSE_PAGES) leaves the recorded full run alone.
+    if (!only) writeFileSync(path.join(resultsDir, 'lighthouse.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
     process.stdout.write('Lighthouse (mobile): performance / accessibility / best practices, FCP, LCP, TBT, CLS\n');
     for (const row of rows) {
       const goals = row.performance >= 95 && row.accessibility === 100 && row.bestPractices >= 95 ? 'meets goals' : 'BELOW GOAL';
