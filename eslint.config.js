@@ -32,6 +32,11 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // The Google and Facebook stand-ins play outside services, which keep wall-clock time like the real ones.
+    files: ['server/modules/oauth/standins/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
     files: ['src/**', 'providers/**'],
     ignores: ['providers/http.ts'],
     rules: {

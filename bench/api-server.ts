@@ -31,6 +31,7 @@ const config: Config = {
   adminPassword: undefined,
   logLevel,
   spaDir: path.join(dataDir, 'no-spa'),
+  social: { standins: false, google: null, facebook: null },
 };
 const clock = new SystemClock();
 const db = openDatabase(config.database);

@@ -23,6 +23,8 @@ export const meSchema = z.object({
   country: z.string().nullable(),
   /** A coupon code kept until the coupons module redeems it (issue "Licences, devices, coupons"). */
   couponCode: z.string().nullable(),
+  googleConnected: z.boolean(),
+  facebookConnected: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 

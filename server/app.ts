@@ -13,6 +13,7 @@ import { Throttle } from './modules/auth/throttle.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
 import { UsersRepo } from './modules/users/repo.js';
@@ -92,6 +93,10 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
+        guards,
+      });
+      await api.register(oauthRoutes, {
+        deps: { db: db.kysely, users, accessTokens, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
       if (config.nodeEnv !== 'production') {

@@ -25,6 +25,33 @@ export interface Config {
   adminPassword: string | undefined;
   logLevel: string;
   spaDir: string;
+  social: SocialConfig;
+}
+
+export interface GoogleSettings {
+  /** OpenID Connect issuer, read by discovery (https://accounts.google.com in production). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface FacebookSettings {
+  authorizationUrl: string;
+  tokenUrl: string;
+  /** The Graph API `/me` endpoint. */
+  meUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface SocialConfig {
+  /**
+   * Offline stand-ins for Google and Facebook (server/modules/oauth/standins/), started with the server;
+   * their addresses fill `google` and `facebook` at start. Refused in production.
+   */
+  standins: boolean;
+  google: GoogleSettings | null;
+  facebook: FacebookSettings | null;
 }
 
 export type DatabaseConfig =
@@ -73,6 +100,15 @@ const envSchema = z.object({
     .default('admin@localhost'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
+  GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  FACEBOOK_AUTHORIZATION_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com/v19.0/dialog/oauth'),
+  FACEBOOK_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v19.0/oauth/access_token'),
+  FACEBOOK_ME_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v19.0/me'),
+  FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
+  FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -103,6 +139,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (mailTransport === 'smtp' && !values.SMTP_URL) {
     problems.push('SMTP_URL: is required when MAIL_TRANSPORT is smtp');
   }
+  const standins = (values.SOCIAL_STANDINS ?? (production ? 'off' : 'on')) === 'on';
+  if (production && standins) {
+    problems.push('SOCIAL_STANDINS: the Google and Facebook stand-ins are for development only; set it to off');
+  }
+  const pair = (id: string | undefined, secret: string | undefined, name: string) => {
+    if (Boolean(id) !== Boolean(secret)) problems.push(`${name}_CLIENT_SECRET: ${name}_CLIENT_ID and ${name}_CLIENT_SECRET go together`);
+    return id && secret ? { clientId: id, clientSecret: secret } : null;
+  };
+  const googleClient = pair(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET, 'GOOGLE');
+  const facebookClient = pair(values.FACEBOOK_CLIENT_ID, values.FACEBOOK_CLIENT_SECRET, 'FACEBOOK');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -120,6 +166,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL,
     spaDir: path.resolve(cwd, 'dist'),
+    social: {
+      standins,
+      // With the stand-ins on, these are filled in once the stand-ins listen (server/main.ts).
+      google: !standins && googleClient ? { issuer: values.GOOGLE_ISSUER, ...googleClient } : null,
+      facebook:
+        !standins && facebookClient
+          ? {
+              authorizationUrl: values.FACEBOOK_AUTHORIZATION_URL,
+              tokenUrl: values.FACEBOOK_TOKEN_URL,
+              meUrl: values.FACEBOOK_ME_URL,
+              ...facebookClient,
+            }
+          : null,
+    },
   };
 }
 

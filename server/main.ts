@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { AdjustableClock, SystemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
+import { startSocialStandins } from './modules/oauth/standins/index.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { seedAdmin, type SeedResult } from './modules/users/service.js';
 
@@ -22,7 +23,11 @@ function printBanner(config: Config, address: string, seed: SeedResult): void {
   } else {
     lines.push('  Admin password: unchanged (it was printed when the admin was first created, or is ADMIN_PASSWORD)');
   }
-  lines.push(`  Database: ${config.database.dialect}`, '');
+  lines.push(`  Database: ${config.database.dialect}`);
+  if (config.social.standins) {
+    lines.push(`  Google and Facebook: local stand-ins (${config.social.google?.issuer}, ${config.social.facebook?.authorizationUrl})`);
+  }
+  lines.push('');
   // The banner goes to the terminal, not to the structured logs, so the password never lands in log storage.
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -44,7 +49,12 @@ export async function main(): Promise<void> {
   await migrateToLatest(db);
   const seed = await seedAdmin(new UsersRepo(db), clock, config.adminEmail, config.adminPassword);
 
+  // Offline, Google and Facebook are local stand-ins on ports of their own (never in production).
+  const standins = config.social.standins ? await startSocialStandins(config) : null;
+  if (standins) config = { ...config, social: standins.social };
+
   const app = await buildApp({ config, db, clock });
+  if (standins) app.addHook('onClose', standins.close);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

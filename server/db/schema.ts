@@ -75,6 +75,25 @@ export interface RefreshTokensTable {
   revoked_at: Timestamp | null;
 }
 
+export interface SocialAccountsTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: Timestamp;
+}
+
+export interface OAuthRequestsTable {
+  /** SHA-256 of the state sent to the provider. */
+  state_hash: string;
+  provider: string;
+  redirect_url: string;
+  code_verifier: string;
+  nonce: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -83,6 +102,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
   throttles: ThrottlesTable;
+  social_accounts: SocialAccountsTable;
+  oauth_requests: OAuthRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

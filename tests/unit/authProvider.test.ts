@@ -28,6 +28,8 @@ const ME: Me = {
   hasPassword: true,
   country: null,
   couponCode: null,
+  googleConnected: false,
+  facebookConnected: false,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {

@@ -3,6 +3,7 @@ import type { Dialect } from '../index.js';
 import { usersAndSessions } from './0001-users-and-sessions.js';
 import { accounts } from './0002-accounts.js';
 import { profileCountry } from './0003-profile-country.js';
+import { socialAccounts } from './0004-social-accounts.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -13,5 +14,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0001-users-and-sessions': usersAndSessions(dialect),
     '0002-accounts': accounts(dialect),
     '0003-profile-country': profileCountry(),
+    '0004-social-accounts': socialAccounts(dialect),
   };
 }

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Role } from '../../../contract/users.js';
 
 export interface ListUsersOptions {
@@ -10,9 +10,22 @@ import type { Database, NewUser, UserRow } from '../../db/schema.js';
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
+  /** Linked Google and Facebook accounts (0 or 1 each). */
+  google_links: number;
+  facebook_links: number;
 }
 
-type UserRoleRow = UserRow & { role: string | null };
+type UserRoleRow = UserRow & { role: string | null; google_links: number | string; facebook_links: number | string };
+
+/** How many accounts of a provider are linked to the user of the outer query (a literal, so no parameter). */
+function linkCount(eb: ExpressionBuilder<Database, 'users'>, provider: 'google' | 'facebook', alias: `${typeof provider}_links`) {
+  return eb
+    .selectFrom('social_accounts')
+    .select((inner) => inner.fn.countAll<number>().as('n'))
+    .whereRef('social_accounts.user_id', '=', 'users.id')
+    .where('social_accounts.provider', '=', sql.lit(provider))
+    .as(alias);
+}
 
 /**
  * Folds the rows of a users-left-join-user_roles query into one user with its roles. The object is
@@ -42,6 +55,8 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     tokens_valid_after: row.tokens_valid_after,
     country: row.country,
     roles,
+    google_links: Number(row.google_links),
+    facebook_links: Number(row.facebook_links),
   };
 }
 
@@ -60,6 +75,7 @@ export class UsersRepo {
       .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
       .selectAll('users')
       .select('user_roles.role')
+      .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')])
       .where('users.id', '=', '')
       .compile();
   }
@@ -69,8 +85,20 @@ export class UsersRepo {
   }
 
   async findByEmail(email: string): Promise<UserWithRoles | undefined> {
-    const user = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-    return user && { ...user, roles: await this.rolesOf(user.id) };
+    const user = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return (
+      user && {
+        ...user,
+        google_links: Number(user.google_links),
+        facebook_links: Number(user.facebook_links),
+        roles: await this.rolesOf(user.id),
+      }
+    );
   }
 
   async rolesOf(userId: string): Promise<Role[]> {
@@ -112,7 +140,10 @@ export class UsersRepo {
 
   /** One page of users with their roles, plus the total; the sort column comes from an allowlist. */
   async list(options: ListUsersOptions): Promise<{ rows: UserWithRoles[]; total: number }> {
-    let query = this.db.selectFrom('users').selectAll();
+    let query = this.db
+      .selectFrom('users')
+      .selectAll()
+      .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')]);
     if (options.sort) query = query.orderBy(options.sort.column, options.sort.direction);
     query = query.orderBy('id');
     if (options.page) query = query.limit(options.page.take).offset(options.page.skip);
@@ -137,6 +168,8 @@ export class UsersRepo {
     return {
       rows: rows.map((row) => ({
         ...row,
+        google_links: Number(row.google_links),
+        facebook_links: Number(row.facebook_links),
         roles: roles.filter((r) => r.user_id === row.id).map((r) => r.role as Role),
       })),
       total: Number(count.n),

@@ -22,6 +22,8 @@ export function toMe(user: UserWithRoles): Me {
     hasPassword: user.password_hash !== null,
     country: user.country,
     couponCode: user.coupon_code,
+    googleConnected: user.google_links > 0,
+    facebookConnected: user.facebook_links > 0,
   };
 }
 
