@@ -11,10 +11,13 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 export const checkOldPasswordRequestSchema = z.object({ oldPassword: password });
 export const checkOldPasswordResponseSchema = z.object({ result: z.boolean() });
 
-/** `PATCH /users/password`. With the session's offline token, remember-me survives the change. */
+/**
+ * `PATCH /users/password`. With the session's offline token, remember-me survives the change. An account
+ * that signs in only through Google or Facebook has no old password and sets its first one without it.
+ */
 export const changePasswordRequestSchema = z.object({
   password,
-  oldPassword: password,
+  oldPassword: password.optional(),
   offlineToken: z.string().max(512).optional(),
 });
 export const changePasswordResponseSchema = z.object({ access_token: z.string(), offline_token: z.string().optional() });

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { checkResetTokenResponseSchema } from '../contract/account.js';
+import type { CallbackRequest as SocialCallback, SocialProvider } from '../contract/oauth.js';
 import type { RegistrationRequest, registrationResponseSchema } from '../contract/registration.js';
+import type { Me } from '../contract/users.js';
 import type { HttpClient } from './http.js';
 
 type CheckResetTokenResponse = z.infer<typeof checkResetTokenResponseSchema>;
@@ -31,6 +33,15 @@ export function createAccountApi(http: HttpClient) {
     /** Signed in: whether `oldPassword` is the current password (`POST /users/checkOldPassword`). */
     checkOldPassword: (oldPassword: string) =>
       http<{ result: boolean }>('/users/checkOldPassword', { method: 'POST', body: { oldPassword } }),
+    /** The provider's sign-in address for Google or Facebook, coming back to `redirectUrl`. */
+    socialAuthorizeUrl: (provider: SocialProvider, redirectUrl: string) =>
+      http<{ authorizeUrl: string }>(`/auth/${provider}/login?redirectUrl=${encodeURIComponent(redirectUrl)}`, { noAuth: true }),
+    /** Signed in: links the provider account that came back with `callback`. */
+    connectSocial: (provider: SocialProvider, callback: SocialCallback) =>
+      http<Me>(`/auth/${provider}/connect`, { method: 'POST', body: callback }),
+    disconnectSocial: (provider: SocialProvider) => http<Me>(`/users/me/disconnectSocial/${provider}`, { method: 'PATCH' }),
+    /** Facebook disconnect, proven by signing in to the linked Facebook account once more. */
+    disconnectFacebook: (callback: SocialCallback) => http<Me>('/auth/facebook/disconnect', { method: 'POST', body: callback }),
     resendVerification: (email: string) =>
       http<{ sent: true }>(`/users/resendVerificationEmail/${segment(email)}?generateVerificationCode=true`, { noAuth: true }),
   };

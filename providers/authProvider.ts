@@ -153,10 +153,34 @@ export function createAuthProvider(deps: AuthDeps) {
     },
 
     /**
+     * Google or Facebook sent the browser back with a code: `POST /auth/{provider}/redirect` signs in and the
+     * access token is kept (no offline token: social sign-in does not remember the device). A failure
+     * leaves no session behind (spec section 2: log out, then login with the error).
+     */
+    async socialLogin(params: { provider: 'google' | 'facebook'; code: string; state: string; iss?: string; redirectUrl: string }) {
+      const { provider, ...body } = params;
+      try {
+        const response = await deps.http<{ access_token: string; isNewUser: boolean }>(`/auth/${provider}/redirect`, {
+          method: 'POST',
+          noAuth: true,
+          body,
+        });
+        deps.cache.clear();
+        deps.session.setOfflineToken(null);
+        deps.session.setToken(response.access_token);
+        announce({ type: 'login' });
+        return { success: true as const, isNewUser: response.isNewUser };
+      } catch (error) {
+        clearLocalSession();
+        return { success: false as const, messageKey: messageKeyOf(error) };
+      }
+    },
+
+    /**
      * `PATCH /users/password`. The server ends every other session; this one continues with the tokens it
      * returns (the remembered session too, when there is one). Fails with the server's messageKey.
      */
-    async changePassword(params: { password: string; oldPassword: string }): Promise<void> {
+    async changePassword(params: { password: string; oldPassword?: string }): Promise<void> {
       const offlineToken = deps.session.getOfflineToken();
       const response = await deps.http<ChangePasswordResponse>('/users/password', {
         method: 'PATCH',

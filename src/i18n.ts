@@ -29,15 +29,42 @@ const bundles: Record<Locale, () => Promise<{ default: Record<string, unknown> }
   de: () => import('../locales/de/translation.json'),
 };
 
+/**
+ * Texts only the signed-in area shows (locales/<lng>/account.json), merged into the same namespace once
+ * the signed-in frame asks for them, so sign-in and registration never download them.
+ */
+const accountBundles: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
+  en: () => import('../locales/en/account.json'),
+  de: () => import('../locales/de/account.json'),
+};
+let accountTextsWanted = false;
+const accountTextsLoaded = new Set<Locale>();
+
 export function isLanguageLoaded(language: Locale): boolean {
-  return i18n.hasResourceBundle(language, 'translation');
+  return i18n.hasResourceBundle(language, 'translation') && (!accountTextsWanted || accountTextsLoaded.has(language));
+}
+
+export function accountTextsReady(language: Locale): boolean {
+  return accountTextsLoaded.has(language);
+}
+
+/** Loads the account texts of `language`; from then on a language switch brings them along. */
+export async function loadAccountTexts(language: Locale): Promise<void> {
+  if (!accountTextsLoaded.has(language)) {
+    const texts = await accountBundles[language]();
+    i18n.addResourceBundle(language, 'translation', texts.default, true, true);
+    accountTextsLoaded.add(language);
+  }
+  // Only now: a screen that is already showing never waits for texts it has.
+  accountTextsWanted = true;
 }
 
 export async function loadLanguage(language: Locale): Promise<void> {
-  if (!isLanguageLoaded(language)) {
+  if (!i18n.hasResourceBundle(language, 'translation')) {
     const texts = await bundles[language]();
     i18n.addResourceBundle(language, 'translation', texts.default, true, true);
   }
+  if (accountTextsWanted) await loadAccountTexts(language);
   if (i18n.language !== language) await i18n.changeLanguage(language);
 }
 
@@ -48,6 +75,16 @@ export function useLanguage(language: Locale): boolean {
   if (ready && i18n.language !== language) void i18n.changeLanguage(language);
   useEffect(() => {
     if (!ready) void loadLanguage(language).then(() => setLoaded((n) => n + 1));
+  }, [language, ready]);
+  return ready;
+}
+
+/** The signed-in frame's texts in `language`; false while they load. */
+export function useAccountTexts(language: Locale): boolean {
+  const ready = accountTextsReady(language);
+  const [, setLoaded] = useState(0);
+  useEffect(() => {
+    if (!ready) void loadAccountTexts(language).then(() => setLoaded((n) => n + 1));
   }, [language, ready]);
   return ready;
 }

@@ -19,6 +19,8 @@ export const PAGE_MODULES = {
   registrationSuccess: 'auth/RegistrationSuccess',
   profile: 'account/Profile',
   legal: 'public/LegalDocument',
+  socialCallback: 'auth/SocialCallback',
+  socialAccount: 'account/SocialAccount',
   planned: 'public/Planned',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
@@ -70,9 +72,9 @@ export const ROUTES: RouteEntry[] = [
   account('perpetual/success', 'routes.perpetualSuccess'),
   account('subscription/success', 'routes.subscriptionSuccess'),
   // Redirect helpers that need a session.
-  account('google/connect', 'routes.googleConnect'),
-  account('facebook/connect', 'routes.facebookConnect'),
-  account('facebook/disconnect', 'routes.facebookDisconnect'),
+  account('google/connect', 'routes.googleConnect', 'user', 'socialAccount'),
+  account('facebook/connect', 'routes.facebookConnect', 'user', 'socialAccount'),
+  account('facebook/disconnect', 'routes.facebookDisconnect', 'user', 'socialAccount'),
   account('paypal/return', 'routes.paypalReturn'),
   account('paypal/cancel', 'routes.paypalCancel'),
 
@@ -88,8 +90,8 @@ export const ROUTES: RouteEntry[] = [
   publicPage('users/confirm', 'routes.usersConfirm', 'public', 'confirmCode'),
   publicPage('users/validate/:token', 'routes.usersValidate', 'public', 'verifyEmail'),
   publicPage('checkout/:type/:tab/:priceId?', 'routes.checkoutExternal'),
-  publicPage('google/redirect', 'routes.googleRedirect'),
-  publicPage('facebook/redirect', 'routes.facebookRedirect'),
+  publicPage('google/redirect', 'routes.googleRedirect', 'public', 'socialCallback'),
+  publicPage('facebook/redirect', 'routes.facebookRedirect', 'public', 'socialCallback'),
 
   // Admin area.
   publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),

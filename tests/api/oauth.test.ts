@@ -222,6 +222,21 @@ describeEachDatabase(
       expect(notThere.json().messageKey).toBe('SOCIAL_NOT_CONNECTED');
     });
 
+    it('a Google-only account sets its first password without an old one, and may then disconnect Google', async () => {
+      const who = identity();
+      const { access_token } = (await socialSignIn(server(), 'google', who)).json();
+      const set = await call(server(), 'PATCH', '/api/users/password', { password: 'first password 1' }, access_token);
+      expect(set.statusCode, set.body).toBe(200);
+      const session = set.json().access_token;
+      expect((await me(server(), session)).hasPassword).toBe(true);
+      // From now on a change needs the old password.
+      const unconfirmed = await call(server(), 'PATCH', '/api/users/password', { password: 'second password 2' }, session);
+      expect(unconfirmed.json().messageKey).toBe('WRONG_OLD_PASSWORD');
+      const done = await call(server(), 'PATCH', '/api/users/me/disconnectSocial/google', undefined, session);
+      expect(done.json()).toMatchObject({ googleConnected: false, hasPassword: true });
+      expect((await call(server(), 'POST', '/api/auth/login', { email: who.email, password: 'first password 1' })).statusCode).toBe(200);
+    });
+
     it('Facebook disconnect needs the person to prove the linked Facebook account is theirs', async () => {
       const user = await server().createUser();
       const session = await signIn(server(), user.email, user.password);

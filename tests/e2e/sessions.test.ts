@@ -113,7 +113,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await page.goto(url(`/${language}/registration`));
       await shown(page.getByTestId('registration-step').getByText(language === 'en' ? 'Step 1/3' : 'Schritt 1/3'));
-      await page.getByRole('button', { name: texts.next }).click();
+      await page.getByRole('button', { name: texts.next, exact: true }).click();
       await shown(page.getByText(texts.emailRequired));
       await shown(page.getByText(texts.firstNameRequired));
       await shown(page.getByText(texts.lastNameRequired));
@@ -121,10 +121,10 @@ for (const language of ['en', 'de'] as const) {
       await page.locator('#last-name').fill('Lovelace');
       await page.locator('#email').fill('not-an-address');
       await page.locator('#password').fill(PASSWORD);
-      await page.getByRole('button', { name: texts.next }).click();
+      await page.getByRole('button', { name: texts.next, exact: true }).click();
       await shown(page.getByText(texts.invalidEmail));
       await page.locator('#email').fill(email);
-      await page.getByRole('button', { name: texts.next }).click();
+      await page.getByRole('button', { name: texts.next, exact: true }).click();
 
       await shown(page.getByTestId('registration-step').getByText(language === 'en' ? 'Step 2/3' : 'Schritt 2/3'));
       await page.getByLabel(texts.coupon).fill('BOOTH-42');
@@ -161,7 +161,7 @@ for (const language of ['en', 'de'] as const) {
       await page.locator('#last-name').fill('Again');
       await page.locator('#email').fill(email);
       await page.locator('#password').fill(PASSWORD);
-      await page.getByRole('button', { name: texts.next }).click();
+      await page.getByRole('button', { name: texts.next, exact: true }).click();
       await page.getByLabel(texts.accept).check();
       await page.getByRole('button', { name: texts.create }).click();
       await shown(page.getByRole('alert').getByText(texts.already, { exact: false }));
@@ -235,7 +235,7 @@ describe('registration for SIGGRAPH 2023 visitors', () => {
     await page.locator('#last-name').fill('Sutherland');
     await page.locator('#email').fill(email);
     await page.locator('#password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByLabel('I accept the').check();
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/users\/confirm\?email=/);

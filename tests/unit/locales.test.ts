@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '../../contract/errors.js';
+import deAccount from '../../locales/de/account.json';
 import deMail from '../../locales/de/mail.json';
 import de from '../../locales/de/translation.json';
+import enAccount from '../../locales/en/account.json';
 import enMail from '../../locales/en/mail.json';
 import en from '../../locales/en/translation.json';
 import { renderMarkdown } from '../../scripts/markdown-plugin.js';
@@ -23,10 +25,26 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
   return result;
 }
 
-// The mails (server only) are checked with the rest, under `mail.`.
-const LOCALES = { en: leaves({ ...en, mail: enMail }), de: leaves({ ...de, mail: deMail }) };
+// The mails (server only) are checked with the rest, under `mail.`; the signed-in area's texts
+// (account.json, loaded with the signed-in frame) are merged in where the app merges them.
+const withAccount = (texts: typeof en, account: typeof enAccount) => ({
+  ...texts,
+  ...account,
+  routes: { ...texts.routes, ...account.routes },
+  header: { ...texts.header, ...account.header },
+  pages: { ...texts.pages, ...account.pages },
+});
+const LOCALES = {
+  en: leaves({ ...withAccount(en, enAccount), mail: enMail }),
+  de: leaves({ ...withAccount(de, deAccount), mail: deMail }),
+};
 
 describe('translations (spec section 1: en and de)', () => {
+  it('the account texts add keys and never replace one of the public texts', () => {
+    const publicKeys = new Set(leaves(en).keys());
+    expect([...leaves(enAccount).keys()].filter((key) => publicKeys.has(key))).toEqual([]);
+  });
+
   it('en and de have exactly the same set of nested keys', () => {
     expect([...LOCALES.de.keys()].sort()).toEqual([...LOCALES.en.keys()].sort());
   });

@@ -120,12 +120,13 @@ export async function checkOldPassword(deps: AccountDeps, user: UserWithRoles, o
 export async function changePassword(
   deps: AccountDeps,
   user: UserWithRoles,
-  input: { password: string; oldPassword: string; offlineToken?: string },
+  input: { password: string; oldPassword?: string; offlineToken?: string },
 ): Promise<{ access_token: string; offline_token?: string }> {
   await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
-  if (user.password_hash === null || !(await verifyPassword(user.password_hash, input.oldPassword))) {
-    throw new AppError('WRONG_OLD_PASSWORD', 400);
-  }
+  // Without a password yet (Google or Facebook only) there is nothing to confirm; otherwise the old one is required.
+  const confirmed =
+    user.password_hash === null || (input.oldPassword !== undefined && (await verifyPassword(user.password_hash, input.oldPassword)));
+  if (!confirmed) throw new AppError('WRONG_OLD_PASSWORD', 400);
   if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
   const offline = await endOtherSessions(deps, user.id, await hashPassword(input.password), input.offlineToken);
   const access_token = await deps.accessTokens.sign(user.id, user.roles);

@@ -1,7 +1,10 @@
 import { Refine } from '@refinedev/core';
 import { ThemedLayout } from '@refinedev/mui';
 import { Outlet } from 'react-router';
+import { useAccountTexts } from '../../i18n.js';
 import { refineProps } from '../../refine.js';
+import { FullPageSpinner } from '../FullPageSpinner.js';
+import { useLocale } from '../LocaleScope.js';
 import { AccountHeader } from './AccountHeader.js';
 import { Brand } from './Brand.js';
 import { Sider } from './Sider.js';
@@ -12,6 +15,8 @@ import { SkipLink } from './SkipLink.js';
  * with our menus and header. It is a lazy chunk: sign-in and registration never load it.
  */
 export default function AccountLayout() {
+  const { language } = useLocale();
+  if (!useAccountTexts(language)) return <FullPageSpinner />;
   return (
     <Refine {...refineProps}>
       <SkipLink />

@@ -1,6 +1,11 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
@@ -11,16 +16,20 @@ import { useForm } from '@refinedev/react-hook-form';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import type { ProfileUpdate } from '../../../contract/account.js';
 import { COUNTRY_CODES } from '../../../contract/countries.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
 import { messageKeyOf } from '../../../providers/http.js';
-import { accountApi, authProvider } from '../../../providers/index.js';
+import { accountApi, authProvider, http } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { goToProvider, type SocialProvider } from '../../components/social.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PageCard } from '../../components/PageCard.js';
+import type { SocialNotice } from './SocialAccount.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof DetailsValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -250,6 +259,109 @@ function NewsletterSwitch({ user, onSaved }: { user: Me; onSaved: (user: Me) => 
   );
 }
 
+const PROVIDER_NAMES: Record<SocialProvider, string> = { google: 'Google', facebook: 'Facebook' };
+
+/**
+ * Connected Google and Facebook accounts: connect goes through the provider; disconnect asks first. Google
+ * is unlinked at once; Facebook asks the person to sign in to the linked account once more (spec section 2).
+ */
+function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }) {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const location = useLocation();
+  const notice = (location.state as { social?: SocialNotice } | null)?.social;
+  const [errorKey, setErrorKey] = useState<string | null>(notice?.messageKey ?? null);
+  const [done, setDone] = useState<{ provider: SocialProvider; done: 'connected' | 'disconnected' } | null>(
+    notice?.done ? { provider: notice.provider, done: notice.done } : null,
+  );
+  const [confirming, setConfirming] = useState<SocialProvider | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const connect = async (provider: SocialProvider) => {
+    setErrorKey(null);
+    setPending(true);
+    const failure = await goToProvider(localize, provider, 'connect');
+    if (failure) {
+      setErrorKey(failure);
+      setPending(false);
+    }
+  };
+
+  const disconnect = async (provider: SocialProvider) => {
+    setConfirming(null);
+    setErrorKey(null);
+    setPending(true);
+    if (provider === 'facebook') {
+      const failure = await goToProvider(localize, 'facebook', 'disconnect');
+      if (failure) {
+        setErrorKey(failure);
+        setPending(false);
+      }
+      return;
+    }
+    try {
+      onSaved(await accountApi.disconnectSocial(provider));
+      setDone({ provider, done: 'disconnected' });
+    } catch (error) {
+      setErrorKey(messageKeyOf(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <ErrorAlert messageKey={errorKey} />
+      {done && (
+        <Alert severity="success" role="status" sx={{ mb: 2 }}>
+          {t(done.done === 'connected' ? 'pages.profile.connectedNow' : 'pages.profile.disconnectedNow', { provider: PROVIDER_NAMES[done.provider] })}
+        </Alert>
+      )}
+      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
+        {(['google', 'facebook'] as const).map((provider) => {
+          const connected = provider === 'google' ? user.googleConnected : user.facebookConnected;
+          return (
+            <Box component="li" key={provider} sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+              <Typography sx={{ flex: 1 }}>
+                <strong>{PROVIDER_NAMES[provider]}</strong>
+                {' · '}
+                {t(connected ? 'pages.profile.isConnected' : 'pages.profile.notConnected')}
+              </Typography>
+              {connected ? (
+                <Button variant="outlined" color="error" disabled={pending} onClick={() => setConfirming(provider)}>
+                  {t('pages.profile.disconnect', { provider: PROVIDER_NAMES[provider] })}
+                </Button>
+              ) : (
+                <Button variant="outlined" disabled={pending} onClick={() => void connect(provider)}>
+                  {t('pages.profile.connect', { provider: PROVIDER_NAMES[provider] })}
+                </Button>
+              )}
+            </Box>
+          );
+        })}
+      </Box>
+      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} aria-labelledby="disconnect-title">
+        <DialogTitle id="disconnect-title">
+          {t('pages.profile.confirmDisconnectTitle', { provider: confirming ? PROVIDER_NAMES[confirming] : '' })}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {t(confirming === 'facebook' ? 'pages.profile.confirmDisconnectFacebook' : 'pages.profile.confirmDisconnectText', {
+              provider: confirming ? PROVIDER_NAMES[confirming] : '',
+            })}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirming(null)}>{t('pages.profile.cancel')}</Button>
+          <Button color="error" variant="contained" onClick={() => confirming && void disconnect(confirming)}>
+            {t('pages.profile.confirmDisconnect')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
 interface PasswordValues {
   currentPassword: string;
   newPassword: string;
@@ -257,7 +369,7 @@ interface PasswordValues {
 }
 
 /** Change password: the current one is checked as soon as it is entered, and again by the change itself. */
-function PasswordForm({ email }: { email: string }) {
+function PasswordForm({ email, hasPassword, onSet }: { email: string; hasPassword: boolean; onSet: () => void }) {
   const { t } = useTranslation();
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [changed, setChanged] = useState(false);
@@ -281,9 +393,12 @@ function PasswordForm({ email }: { email: string }) {
     setErrorKey(null);
     setChanged(false);
     try {
-      await authProvider.changePassword({ password: values.newPassword, oldPassword: values.currentPassword });
+      await authProvider.changePassword(
+        hasPassword ? { password: values.newPassword, oldPassword: values.currentPassword } : { password: values.newPassword },
+      );
       reset();
       setChanged(true);
+      if (!hasPassword) onSet();
     } catch (error) {
       const key = messageKeyOf(error);
       if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', { message: t('errors.WRONG_OLD_PASSWORD') });
@@ -299,22 +414,26 @@ function PasswordForm({ email }: { email: string }) {
       <ErrorAlert messageKey={errorKey} />
       {changed && (
         <Alert severity="success" role="status">
-          {t('pages.profile.passwordChanged')}
+          {t(hasPassword ? 'pages.profile.passwordChanged' : 'pages.profile.passwordSet')}
         </Alert>
       )}
-      <TextField
-        id="current-password"
-        type="password"
-        label={t('pages.profile.currentPassword')}
-        autoComplete="current-password"
-        required
-        {...register('currentPassword', {
-          required: t('validation.passwordRequired'),
-          onBlur: () => void checkCurrent(),
-        })}
-        error={Boolean(errors.currentPassword)}
-        helperText={errors.currentPassword?.message}
-      />
+      {hasPassword ? (
+        <TextField
+          id="current-password"
+          type="password"
+          label={t('pages.profile.currentPassword')}
+          autoComplete="current-password"
+          required
+          {...register('currentPassword', {
+            required: t('validation.passwordRequired'),
+            onBlur: () => void checkCurrent(),
+          })}
+          error={Boolean(errors.currentPassword)}
+          helperText={errors.currentPassword?.message}
+        />
+      ) : (
+        <Typography>{t('pages.profile.noPassword')}</Typography>
+      )}
       <TextField
         id="new-password"
         type="password"
@@ -339,7 +458,7 @@ function PasswordForm({ email }: { email: string }) {
       />
       <Box>
         <Button type="submit" variant="contained" disabled={isSubmitting}>
-          {t('pages.profile.changePassword')}
+          {t(hasPassword ? 'pages.profile.changePassword' : 'pages.profile.setPassword')}
         </Button>
       </Box>
     </Box>
@@ -404,6 +523,8 @@ export default function Profile() {
   const { data: current } = useGetIdentity<Me>();
   const shown = user ?? current;
 
+  const refreshUser = async () => onSaved(await http<Me>('/users/me'));
+
   const onSaved = (updated: Me) => {
     authProvider.rememberUser(updated);
     setUser(updated);
@@ -422,7 +543,10 @@ export default function Profile() {
             <NewsletterSwitch user={shown} onSaved={onSaved} />
           </Section>
           <Section title={t('pages.profile.password')}>
-            {shown.hasPassword ? <PasswordForm email={shown.email} /> : <Typography>{t('pages.profile.noPassword')}</Typography>}
+            <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={() => void refreshUser()} />
+          </Section>
+          <Section title={t('pages.profile.connectedAccounts')}>
+            <ConnectedAccounts user={shown} onSaved={onSaved} />
           </Section>
           <Section title={t('pages.profile.coupon')}>
             <CouponForm user={shown} onSaved={onSaved} />

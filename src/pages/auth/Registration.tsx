@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { SocialButtons } from '../../components/SocialButtons.js';
 import { RegistrationForm } from './RegistrationForm.js';
 
 /** `/registration` and `/registration/siggraph2023`: the same form, the latter recorded as the sign-up source. */
@@ -21,6 +22,7 @@ export function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' })
           navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })
         }
       />
+      <SocialButtons />
       <Typography sx={{ mt: 3 }}>
         {t('pages.registration.haveAccount')}{' '}
         <Link component={RouterLink} to={localize('/login')}>

@@ -4,7 +4,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { PasswordInput } from '../../components/form/PasswordInput.js';
@@ -31,7 +31,9 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
   const { localize } = useLocale();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const [errorKey, setErrorKey] = useState<string | null>(null);
+  // A failed Google or Facebook sign-in comes back here with its reason (spec section 2).
+  const location = useLocation();
+  const [errorKey, setErrorKey] = useState<string | null>(() => (location.state as { messageKey?: string } | null)?.messageKey ?? null);
   const { signIn, pending } = useSignIn();
   const rules = useMemo(
     () => ({
