@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,14 +18,6 @@ async function outbox(email: string): Promise<{ subject: string; text: string }[
 
 const pathIn = (text: string | undefined, pattern: RegExp) => new URL(pattern.exec(text ?? '')?.[0] ?? 'http://x/').pathname;
 
-async function apiLogin(email: string, password: string): Promise<number> {
-  const response = await fetch(url('/api/auth/login'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return response.status;
-}
 
 async function registerByApi(language: 'en' | 'de'): Promise<string> {
   const email = `e2e-new-${randomBytes(4).toString('hex')}@example.com`;

@@ -52,6 +52,16 @@ export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<
   }
 }
 
+/** Signs in through the API (no browser): the HTTP status, to check which password works. */
+export async function apiLogin(email: string, password: string): Promise<number> {
+  const response = await fetch(url('/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return response.status;
+}
+
 export async function signIn(page: Page, path: string, email: string, password: string, submit: RegExp) {
   await page.goto(url(path));
   await page.locator('#email').fill(email);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,14 +10,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function apiLogin(email: string, password: string): Promise<number> {
-  const response = await fetch(url('/api/auth/login'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return response.status;
-}
 
 const TEXTS = {
   en: {
