@@ -32,6 +32,7 @@ const config: Config = {
   logLevel,
   spaDir: path.join(dataDir, 'no-spa'),
   social: { standins: false, google: null, facebook: null },
+  rateLimitPerAddress: 20,
 };
 const clock = new SystemClock();
 const db = openDatabase(config.database);

@@ -46,6 +46,8 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: '',
       ADMIN_PASSWORD: '',
+      // Every browser test signs in from 127.0.0.1; the limit itself is tested in tests/api.
+      RATE_LIMIT_PER_ADDRESS: '1000',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

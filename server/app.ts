@@ -22,6 +22,7 @@ import { VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
+import { registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -63,6 +64,7 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   // External plugins.
   registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
   await app.register(rateLimit, { global: false });
+  registerPerAddressLimit(app, config.rateLimitPerAddress);
   registerErrorHandler(app);
 
   // Collaborators, built once and handed to the modules that need them.

@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   spaDir: string;
   social: SocialConfig;
+  /** Requests per minute one address may make to each public account endpoint. */
+  rateLimitPerAddress: number;
 }
 
 export interface GoogleSettings {
@@ -100,6 +102,7 @@ const envSchema = z.object({
     .default('admin@localhost'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -166,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL,
     spaDir: path.resolve(cwd, 'dist'),
+    rateLimitPerAddress: values.RATE_LIMIT_PER_ADDRESS,
     social: {
       standins,
       // With the stand-ins on, these are filled in once the stand-ins listen (server/main.ts).

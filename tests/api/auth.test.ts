@@ -106,3 +106,24 @@ describeEachDatabase('sign-in', (server) => {
     expect(refused.json().messageKey).toBe('NOT_AN_ADMIN');
   });
 });
+
+describeEachDatabase(
+  'sign-in attempts per client address',
+  (server) => {
+    it('past the per-address limit a client is refused with 429 and a messageKey, other clients are not', async () => {
+      const attempt = (remoteAddress: string, i: number) =>
+        server().app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: `probe-${i}@example.com`, password: 'wrong password 1', rememberMe: false },
+          remoteAddress,
+        });
+      for (let i = 0; i < 3; i += 1) expect((await attempt('10.77.0.1', i)).statusCode).toBe(401);
+      const refused = await attempt('10.77.0.1', 3);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().messageKey).toBe('TOO_MANY_REQUESTS');
+      expect((await attempt('10.77.0.2', 4)).statusCode).toBe(401);
+    });
+  },
+  () => ({ rateLimitPerAddress: 3 }),
+);

@@ -23,6 +23,8 @@ describe('configuration from the environment', () => {
     expect(config.mailTransport).toBe('outbox');
     expect(config.adminEmail).toBe('admin@localhost');
     expect(config.appUrl).toBe('http://localhost:3000');
+    expect(config.rateLimitPerAddress).toBe(20);
+    expect(config.social).toEqual({ standins: true, google: null, facebook: null });
   });
 
   it('names every bad value with a clear message', () => {
