@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BackgroundTasks } from './background.js';
+import { createPaddle } from './billing/paddle.js';
 import { isMovable, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -13,6 +14,7 @@ import { Throttle } from './modules/auth/throttle.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { billingRoutes } from './modules/billing/routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
@@ -101,6 +103,7 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
         deps: { db: db.kysely, users, accessTokens, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
+      await api.register(billingRoutes, { deps: { db: db.kysely, paddle: createPaddle(config.billing), clock }, guards });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

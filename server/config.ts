@@ -28,6 +28,7 @@ export interface Config {
   social: SocialConfig;
   /** Requests per minute one address may make to each public account endpoint. */
   rateLimitPerAddress: number;
+  billing: BillingConfig;
 }
 
 export interface GoogleSettings {
@@ -44,6 +45,20 @@ export interface FacebookSettings {
   meUrl: string;
   clientId: string;
   clientSecret: string;
+}
+
+export interface BillingConfig {
+  /**
+   * The offline Paddle stand-in (server/sandbox/), the default when PADDLE_API_KEY is unset; started with
+   * the server, which then fills in the key, base URL and secrets. Refused in production.
+   */
+  sandbox: boolean;
+  apiKey: string;
+  /** 'sandbox', 'production', or the stand-in's base URL (the SDK's `environment` accepts one). */
+  environment: string;
+  /** Handed to the SPA for Paddle.js. */
+  clientToken: string;
+  webhookSecret: string;
 }
 
 export interface SocialConfig {
@@ -102,6 +117,10 @@ const envSchema = z.object({
     .default('admin@localhost'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PADDLE_API_KEY: z.string().min(10, 'must be a Paddle API key').optional(),
+  PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }).default('sandbox'),
+  PADDLE_CLIENT_TOKEN: z.string().min(10, 'must be a Paddle client-side token').optional(),
+  PADDLE_WEBHOOK_SECRET: z.string().min(10, 'must be the webhook destination secret').optional(),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
@@ -150,6 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     if (Boolean(id) !== Boolean(secret)) problems.push(`${name}_CLIENT_SECRET: ${name}_CLIENT_ID and ${name}_CLIENT_SECRET go together`);
     return id && secret ? { clientId: id, clientSecret: secret } : null;
   };
+  const paddleSandbox = !values.PADDLE_API_KEY;
+  if (production && paddleSandbox) {
+    problems.push('PADDLE_API_KEY: is required in production (the offline Paddle stand-in is for development only)');
+  }
+  if (!paddleSandbox && !values.PADDLE_CLIENT_TOKEN) problems.push('PADDLE_CLIENT_TOKEN: is required with PADDLE_API_KEY');
+  if (!paddleSandbox && !values.PADDLE_WEBHOOK_SECRET) problems.push('PADDLE_WEBHOOK_SECRET: is required with PADDLE_API_KEY');
   const googleClient = pair(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET, 'GOOGLE');
   const facebookClient = pair(values.FACEBOOK_CLIENT_ID, values.FACEBOOK_CLIENT_SECRET, 'FACEBOOK');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -170,6 +195,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: values.LOG_LEVEL,
     spaDir: path.resolve(cwd, 'dist'),
     rateLimitPerAddress: values.RATE_LIMIT_PER_ADDRESS,
+    billing: {
+      sandbox: paddleSandbox,
+      // With the stand-in these are filled in once it listens (server/main.ts).
+      apiKey: values.PADDLE_API_KEY ?? '',
+      environment: paddleSandbox ? '' : values.PADDLE_ENVIRONMENT,
+      clientToken: values.PADDLE_CLIENT_TOKEN ?? '',
+      webhookSecret: values.PADDLE_WEBHOOK_SECRET ?? '',
+    },
     social: {
       standins,
       // With the stand-ins on, these are filled in once the stand-ins listen (server/main.ts).

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
 import { AdjustableClock, SystemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { startSocialStandins } from './modules/oauth/standins/index.js';
+import { sandboxBilling, startPaddleSandbox } from './sandbox/index.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { seedAdmin, type SeedResult } from './modules/users/service.js';
 
@@ -24,6 +26,7 @@ function printBanner(config: Config, address: string, seed: SeedResult): void {
     lines.push('  Admin password: unchanged (it was printed when the admin was first created, or is ADMIN_PASSWORD)');
   }
   lines.push(`  Database: ${config.database.dialect}`);
+  if (config.billing.sandbox) lines.push(`  Paddle: offline stand-in at ${config.billing.environment}`);
   if (config.social.standins) {
     lines.push(`  Google and Facebook: local stand-ins (${config.social.google?.issuer}, ${config.social.facebook?.authorizationUrl})`);
   }
@@ -53,8 +56,15 @@ export async function main(): Promise<void> {
   const standins = config.social.standins ? await startSocialStandins(config) : null;
   if (standins) config = { ...config, social: standins.social };
 
+  // Offline, Paddle is the stand-in of server/sandbox/, on a port of its own, on the server's clock.
+  const paddleSandbox = config.billing.sandbox
+    ? await startPaddleSandbox({ host: config.host, clock, dataFile: path.join(config.dataDir, 'paddle-sandbox.json') })
+    : null;
+  if (paddleSandbox) config = { ...config, billing: { ...config.billing, ...sandboxBilling(paddleSandbox) } };
+
   const app = await buildApp({ config, db, clock });
   if (standins) app.addHook('onClose', standins.close);
+  if (paddleSandbox) app.addHook('onClose', paddleSandbox.close);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -94,6 +94,12 @@ export interface OAuthRequestsTable {
   created_at: Timestamp;
 }
 
+export interface BillingCustomersTable {
+  user_id: string;
+  provider_customer_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -104,6 +110,7 @@ export interface Database {
   throttles: ThrottlesTable;
   social_accounts: SocialAccountsTable;
   oauth_requests: OAuthRequestsTable;
+  billing_customers: BillingCustomersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -41,16 +41,22 @@ describe('configuration from the environment', () => {
     expect(problems({ JWT_SECRET: 'short' })[0]).toMatch(/^JWT_SECRET: must be at least 32 characters/);
   });
 
-  it('requires JWT_SECRET, APP_URL and SMTP in production', () => {
+  it('requires JWT_SECRET, APP_URL, SMTP and Paddle in production', () => {
     const found = problems({ NODE_ENV: 'production' });
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^JWT_SECRET: is required in production/),
         expect.stringMatching(/^APP_URL: is required in production/),
+        expect.stringMatching(/^PADDLE_API_KEY: is required in production/),
       ]),
     );
-    expect(problems({ NODE_ENV: 'production', MAIL_TRANSPORT: 'outbox', JWT_SECRET: 'x'.repeat(40), APP_URL: 'https://a.b' })).toEqual([
+    const paddle = { PADDLE_API_KEY: 'pdl_live_apikey_x', PADDLE_CLIENT_TOKEN: 'live_token_x', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x' };
+    expect(problems({ NODE_ENV: 'production', MAIL_TRANSPORT: 'outbox', JWT_SECRET: 'x'.repeat(40), APP_URL: 'https://a.b', ...paddle })).toEqual([
       'MAIL_TRANSPORT: outbox is for development only; use smtp in production',
+    ]);
+    expect(problems({ PADDLE_API_KEY: 'pdl_sdbx_apikey_x' })).toEqual([
+      'PADDLE_CLIENT_TOKEN: is required with PADDLE_API_KEY',
+      'PADDLE_WEBHOOK_SECRET: is required with PADDLE_API_KEY',
     ]);
   });
 

@@ -4,6 +4,7 @@ import { usersAndSessions } from './0001-users-and-sessions.js';
 import { accounts } from './0002-accounts.js';
 import { profileCountry } from './0003-profile-country.js';
 import { socialAccounts } from './0004-social-accounts.js';
+import { billingCustomers } from './0005-billing-customers.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -15,5 +16,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-accounts': accounts(dialect),
     '0003-profile-country': profileCountry(),
     '0004-social-accounts': socialAccounts(dialect),
+    '0005-billing-customers': billingCustomers(dialect),
   };
 }

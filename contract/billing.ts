@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** Money in minor units (cents; Paddle's two-decimal HUF) with its currency; never a float. */
+export const moneySchema = z.object({ amount: z.number().int(), currencyCode: z.string() });
+
+const discountRef = z.object({ id: z.string() }).nullable();
+
+/** `GET /paddle/list-plans` (spec section 3: id, description, discount id). */
+export const planSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  interval: z.enum(['month', 'year']),
+  unitPrice: moneySchema,
+  trialDays: z.number().int().nullable(),
+  discount: discountRef,
+});
+export const listPlansResponseSchema = z.array(planSchema);
+
+/** `GET /perpetual/products` (spec section 3; `custom_data.shapelabRelease` keeps Paddle's name). */
+export const perpetualProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  custom_data: z.object({ shapelabRelease: z.string() }),
+  prices: z.array(z.object({ id: z.string(), description: z.string(), unitPrice: moneySchema })),
+  discount: discountRef,
+});
+export const perpetualProductsResponseSchema = z.array(perpetualProductSchema);
+
+/** `POST /subscription/preload` and `/perpetual/preload`: a discount by id or by code, or none. */
+export const preloadRequestSchema = z
+  .object({
+    discountId: z.string().max(64).optional(),
+    discountCode: z.string().max(64).optional(),
+    /** ISO 3166 country for tax; the signed-in customer's address is used when there is one. */
+    countryCode: z.string().length(2).optional(),
+  })
+  .strict();
+
+const totals = z.object({ subtotal: z.number().int(), discount: z.number().int(), tax: z.number().int(), total: z.number().int() });
+const formattedTotals = z.object({ subtotal: z.string(), discount: z.string(), tax: z.string(), total: z.string() });
+
+export const discountSchema = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  description: z.string(),
+  type: z.enum(['flat', 'flat_per_seat', 'percentage']),
+  /** Percent for percentage discounts; minor units of `currencyCode` otherwise. */
+  amount: z.number(),
+  currencyCode: z.string().nullable(),
+  restrictTo: z.array(z.string()).nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type Discount = z.infer<typeof discountSchema>;
+
+export const preloadResponseSchema = z.object({
+  currencyCode: z.string(),
+  details: z.object({
+    lineItems: z.array(
+      z.object({
+        price: z.object({ id: z.string(), name: z.string() }),
+        totals,
+        formattedTotals,
+        taxRate: z.string(),
+        discount: discountSchema.nullable(),
+      }),
+    ),
+  }),
+});
+export type PreloadResponse = z.infer<typeof preloadResponseSchema>;
+
+export const discountByCodeQuerySchema = z.object({
+  discountCode: z.string().max(64),
+  /** Set by the humble-bundle checkout: the code must be one of Humble Bundle's. */
+  humbleBundle: z.enum(['true', 'false']).optional(),
+});
+export const discountByPriceQuerySchema = z.object({
+  priceId: z.string().max(64),
+  eligibleForDiscount: z.enum(['true', 'false']).optional(),
+});
+
+export const customerResponseSchema = z.object({ id: z.string() });
+
+/** Billing info (spec section 2, /account/billing-info), kept on the provider's customer, address and business. */
+export const billingInfoSchema = z.object({
+  name: z.string().trim().max(200).nullable(),
+  email: z.string().trim().max(254),
+  company: z.string().trim().max(200).nullable(),
+  vatNumber: z.string().trim().max(32).nullable(),
+  country: z.string().trim().length(2).nullable(),
+  state: z.string().trim().max(100).nullable(),
+  addressLine1: z.string().trim().max(200).nullable(),
+  addressLine2: z.string().trim().max(200).nullable(),
+  city: z.string().trim().max(100).nullable(),
+  postalCode: z.string().trim().max(20).nullable(),
+});
+export type BillingInfo = z.infer<typeof billingInfoSchema>;
+export const billingInfoUpdateSchema = billingInfoSchema.omit({ email: true }).partial().strict();

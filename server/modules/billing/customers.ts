@@ -1,0 +1,119 @@
+import { ApiError, type CountryCode, type Paddle } from '@paddle/paddle-node-sdk';
+import type { Kysely } from 'kysely';
+import type { BillingInfo } from '../../../contract/billing.js';
+import { isKnownRegion } from '../../../contract/countries.js';
+import { EU_COUNTRIES, isVatNumberFormat } from '../../../contract/vat.js';
+import { callPaddle } from '../../billing/paddle.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { UserWithRoles } from '../users/repo.js';
+
+export interface CustomerDeps {
+  db: Kysely<Database>;
+  paddle: Paddle | null;
+  clock: Clock;
+}
+
+async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of collection) items.push(item);
+  return items;
+}
+
+const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
+
+/**
+ * The user's customer at Paddle, created on first use (`GET /subscription/paddle/customer`). One per
+ * user: a customer Paddle already has for the email is adopted, and two first uses at once end with the
+ * same customer (the unique key decides).
+ */
+export async function customerIdFor(deps: CustomerDeps, user: UserWithRoles): Promise<string> {
+  const existing = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
+  if (existing) return existing.provider_customer_id;
+  const customerId = await callPaddle(deps.paddle, async (paddle) => {
+    try {
+      const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || null;
+      return (await paddle.customers.create({ email: user.email, name, locale: user.language })).id;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'customer_already_exists') throw error;
+      const [found] = await all(paddle.customers.list({ email: [user.email] }));
+      if (!found) throw error;
+      return found.id;
+    }
+  });
+  await deps.db
+    .insertInto('billing_customers')
+    .values({ user_id: user.id, provider_customer_id: customerId, created_at: deps.clock.now().toISOString() })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+  const row = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  return row.provider_customer_id;
+}
+
+async function details(paddle: Paddle, customerId: string) {
+  const [customer, addresses, businesses] = await Promise.all([
+    paddle.customers.get(customerId),
+    all(paddle.addresses.list(customerId, { status: ['active'] })),
+    all(paddle.businesses.list(customerId, { status: ['active'] })),
+  ]);
+  return { customer, address: addresses[0] ?? null, business: businesses[0] ?? null };
+}
+
+/** Billing info (spec section 2): the customer's name and email, first address and business at Paddle. */
+export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Promise<BillingInfo> {
+  const customerId = await customerIdFor(deps, user);
+  return callPaddle(deps.paddle, async (paddle) => {
+    const { customer, address, business } = await details(paddle, customerId);
+    return {
+      name: customer.name ?? null,
+      email: customer.email,
+      company: business?.name ?? null,
+      vatNumber: business?.taxIdentifier ?? null,
+      country: address?.countryCode ?? null,
+      state: address?.region ?? null,
+      addressLine1: address?.firstLine ?? null,
+      addressLine2: address?.secondLine ?? null,
+      city: address?.city ?? null,
+      postalCode: address?.postalCode ?? null,
+    };
+  });
+}
+
+/**
+ * Updates billing info. The region must exist and a postal code look like one; a VAT number needs a
+ * company, at least 2 characters and, in the EU, the country's format ('Invalid Region or VAT data!').
+ */
+export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Partial<Omit<BillingInfo, 'email'>>): Promise<BillingInfo> {
+  const current = await billingInfo(deps, user);
+  const next = { ...current, ...changes };
+  const country = next.country?.toUpperCase() ?? null;
+  const vat = next.vatNumber?.replace(/[\s.-]/g, '').toUpperCase() || null;
+  const invalid =
+    (country !== null && !isKnownRegion(country)) ||
+    (next.postalCode ? !POSTAL_CODE.test(next.postalCode) : false) ||
+    (vat !== null && (vat.length < 2 || !next.company || (country !== null && EU_COUNTRIES.has(country) && !isVatNumberFormat(country, vat))));
+  if (invalid) throw new AppError('INVALID_REGION_OR_VAT', 400);
+
+  const customerId = await customerIdFor(deps, user);
+  await callPaddle(deps.paddle, async (paddle) => {
+    const { address, business } = await details(paddle, customerId);
+    if ('name' in changes) await paddle.customers.update(customerId, { name: next.name });
+    const addressFields = {
+      firstLine: next.addressLine1,
+      secondLine: next.addressLine2,
+      city: next.city,
+      postalCode: next.postalCode,
+      region: next.state,
+    };
+    if (country) {
+      if (address) await paddle.addresses.update(customerId, address.id, { ...addressFields, countryCode: country as CountryCode });
+      else await paddle.addresses.create(customerId, { ...addressFields, countryCode: country as CountryCode });
+    }
+    if (next.company) {
+      if (business) await paddle.businesses.update(customerId, business.id, { name: next.company, taxIdentifier: vat });
+      else await paddle.businesses.create(customerId, { name: next.company, taxIdentifier: vat });
+    }
+  });
+  return billingInfo(deps, user);
+}

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  billingInfoSchema,
+  billingInfoUpdateSchema,
+  customerResponseSchema,
+  discountByCodeQuerySchema,
+  discountByPriceQuerySchema,
+  discountSchema,
+  listPlansResponseSchema,
+  perpetualProductsResponseSchema,
+  preloadRequestSchema,
+  preloadResponseSchema,
+} from '../../../contract/billing.js';
+import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { Catalogue } from './catalogue.js';
+import { billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
+
+/** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
+export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: Guards }> = async (app, { deps, guards }) => {
+  const catalogue = new Catalogue(deps);
+
+  app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async () => catalogue.plans());
+
+  app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async () =>
+    catalogue.perpetualProducts(),
+  );
+
+  for (const kind of ['subscription', 'perpetual'] as const) {
+    app.post(
+      `/${kind}/preload`,
+      // The body may be empty (spec section 7): no discount.
+      { schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
+      async (request) => catalogue.preload(kind, request.body ?? {}, null),
+    );
+  }
+
+  app.get(
+    '/perpetual/discount-object-by-code/',
+    { schema: { querystring: discountByCodeQuerySchema, response: { 200: discountSchema } } },
+    async (request) => catalogue.discountByCode(request.query.discountCode, { humbleBundle: request.query.humbleBundle === 'true' }),
+  );
+
+  app.get(
+    '/perpetual/get-discount-by-price-id',
+    { schema: { querystring: discountByPriceQuerySchema, response: { 200: discountSchema.nullable() } } },
+    async (request) => catalogue.discountForPrice(request.query.priceId, request.query.eligibleForDiscount === 'true'),
+  );
+
+  app.get('/subscription/paddle/customer', { onRequest: guards.user, schema: { response: { 200: customerResponseSchema } } }, async (request) => ({
+    id: await customerIdFor(deps, currentUser(request)),
+  }));
+
+  app.get('/subscription/billing-info', { onRequest: guards.user, schema: { response: { 200: billingInfoSchema } } }, async (request) =>
+    billingInfo(deps, currentUser(request)),
+  );
+
+  app.patch(
+    '/subscription/billing-info',
+    { onRequest: guards.user, schema: { body: billingInfoUpdateSchema, response: { 200: billingInfoSchema } } },
+    async (request) => updateBillingInfo(deps, currentUser(request), request.body),
+  );
+};
+
