@@ -49,6 +49,7 @@ export const MESSAGE_KEYS = [
   'INVALID_COUPON_CODE',
   'INVALID_REGION_OR_VAT',
   'PRICE_NOT_FOUND',
+  'INVALID_WEBHOOK_SIGNATURE',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BackgroundTasks } from './background.js';
 import { createPaddle } from './billing/paddle.js';
-import { isMovable, type Clock } from './clock.js';
+import { isMovable, SystemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { AccessTokens } from './modules/auth/access-tokens.js';
@@ -15,6 +15,7 @@ import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { subscriptionRoutes } from './modules/billing/webhook-routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
@@ -104,6 +105,10 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
         guards,
       });
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle: createPaddle(config.billing), clock }, guards });
+      await api.register(subscriptionRoutes, {
+        deps: { db: db.kysely, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret },
+        guards,
+      });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

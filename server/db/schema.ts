@@ -100,6 +100,33 @@ export interface BillingCustomersTable {
   created_at: Timestamp;
 }
 
+export interface WebhookEventsTable {
+  event_id: string;
+  event_type: string;
+  occurred_at: Timestamp;
+  received_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  customer_id: string;
+  user_id: string | null;
+  status: string;
+  price_id: string;
+  billing_interval: string;
+  currency_code: string;
+  current_period_starts_at: Timestamp | null;
+  current_period_ends_at: Timestamp | null;
+  next_billed_at: Timestamp | null;
+  trial_ends_at: Timestamp | null;
+  scheduled_change_action: string | null;
+  scheduled_change_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  created_at: Timestamp;
+  /** occurred_at of the event this row was last written from. */
+  last_event_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -111,6 +138,8 @@ export interface Database {
   social_accounts: SocialAccountsTable;
   oauth_requests: OAuthRequestsTable;
   billing_customers: BillingCustomersTable;
+  webhook_events: WebhookEventsTable;
+  subscriptions: SubscriptionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { accounts } from './0002-accounts.js';
 import { profileCountry } from './0003-profile-country.js';
 import { socialAccounts } from './0004-social-accounts.js';
 import { billingCustomers } from './0005-billing-customers.js';
+import { billingEvents } from './0006-billing-events.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -17,5 +18,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003-profile-country': profileCountry(),
     '0004-social-accounts': socialAccounts(dialect),
     '0005-billing-customers': billingCustomers(dialect),
+    '0006-billing-events': billingEvents(dialect),
   };
 }

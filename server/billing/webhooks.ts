@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/** Paddle allows five seconds between signing and checking. */
+export const SIGNATURE_TOLERANCE_SECONDS = 5;
+
+/**
+ * Checks a `Paddle-Signature` header against the raw body: the HMAC must match (compared in constant
+ * time) and the timestamp be at most five seconds old by the wall clock, which is what Paddle signs with.
+ */
+export function isSignatureValid(rawBody: string, header: string | undefined, secret: string, wallClockMs: number): boolean {
+  if (!header || !secret) return false;
+  const parts = Object.fromEntries(header.split(';').map((part) => part.split('=', 2) as [string, string]));
+  const ts = Number(parts.ts);
+  const given = parts.h1;
+  if (!Number.isInteger(ts) || typeof given !== 'string' || !/^[0-9a-f]{64}$/.test(given)) return false;
+  if (Math.abs(wallClockMs / 1000 - ts) > SIGNATURE_TOLERANCE_SECONDS) return false;
+  const expected = createHmac('sha256', secret).update(`${ts}:${rawBody}`).digest();
+  return timingSafeEqual(expected, Buffer.from(given, 'hex'));
+}
+
+/** The envelope of every Paddle notification. */
+export const eventSchema = z.object({
+  event_id: z.string().min(1).max(64),
+  event_type: z.string().min(1).max(64),
+  occurred_at: z.iso.datetime({ offset: true }),
+  data: z.record(z.string(), z.unknown()),
+});
+export type PaddleEvent = z.infer<typeof eventSchema>;
+
+const period = z.object({ starts_at: z.string(), ends_at: z.string() }).nullish();
+
+/** The fields of a subscription event the portal keeps. */
+export const subscriptionDataSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  customer_id: z.string(),
+  currency_code: z.string(),
+  created_at: z.string(),
+  next_billed_at: z.string().nullish(),
+  canceled_at: z.string().nullish(),
+  billing_cycle: z.object({ interval: z.string(), frequency: z.number() }),
+  current_billing_period: period,
+  scheduled_change: z.object({ action: z.string(), effective_at: z.string() }).nullish(),
+  items: z
+    .array(z.object({ price: z.object({ id: z.string() }), trial_dates: period }))
+    .min(1),
+});
