@@ -50,6 +50,9 @@ export const MESSAGE_KEYS = [
   'INVALID_REGION_OR_VAT',
   'PRICE_NOT_FOUND',
   'INVALID_WEBHOOK_SIGNATURE',
+  'SUBSCRIPTION_NOT_FOUND',
+  'SUBSCRIPTION_LOCKED',
+  'INVOICE_NOT_FOUND',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

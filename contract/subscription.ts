@@ -16,3 +16,17 @@ export const subscriptionSchema = z.object({
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const webhookAckSchema = z.object({ received: z.literal(true) });
+
+/** `GET /subscription/billing/invoice`: the user's billed transactions, newest first. */
+export const invoicesResponseSchema = z.array(
+  z.object({
+    id: z.string(),
+    status: z.string(),
+    billedAt: z.string().nullable(),
+    invoiceNumber: z.string().nullable(),
+    total: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+    items: z.array(z.object({ priceId: z.string().nullable(), name: z.string() })),
+    /** This portal's link, which checks ownership and forwards to the provider's PDF. */
+    invoiceUrl: z.string(),
+  }),
+);

@@ -104,9 +104,10 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
         deps: { db: db.kysely, users, accessTokens, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
-      await api.register(billingRoutes, { deps: { db: db.kysely, paddle: createPaddle(config.billing), clock }, guards });
+      const paddle = createPaddle(config.billing);
+      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret },
+        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret },
         guards,
       });
       if (config.nodeEnv !== 'production') {

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
@@ -84,6 +85,17 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (paddleSandbox) {
+    // The stand-in's webhooks reach this server as Paddle's would: over HTTP, signed.
+    const { port } = app.server.address() as AddressInfo;
+    paddleSandbox.deliverTo(async (rawBody, signature) => {
+      await fetch(`http://127.0.0.1:${port}/api/paddle/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'paddle-signature': signature },
+        body: rawBody,
+      });
+    });
+  }
   printBanner(config, config.appUrl, seed);
 }
 

@@ -5,7 +5,12 @@ import type { Clock } from '../clock.js';
 import type { BillingConfig } from '../config.js';
 import { sandboxRoutes } from './api.js';
 import { createHandler } from './http.js';
-import { SandboxState } from './state.js';
+import { purchaseRoutes, type SandboxRecord } from './purchases.js';
+import { paddleId, SandboxState } from './state.js';
+import { signWebhook } from './webhooks.js';
+
+/** Where the stand-in's webhooks go: the raw body and its Paddle-Signature header. */
+export type WebhookDelivery = (rawBody: string, signature: string) => Promise<void>;
 
 /**
  * The offline stand-in for Paddle Billing: the subset of its HTTP API the server calls, reached through
@@ -13,17 +18,47 @@ import { SandboxState } from './state.js';
  */
 export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null }) {
   const apiKey = `sandbox_${randomBytes(24).toString('hex')}`;
+  const webhookSecret = `pdl_ntfset_${randomBytes(16).toString('hex')}`;
   const state = new SandboxState(options.dataFile);
-  const server = createServer(createHandler(apiKey, sandboxRoutes(state, options.clock)));
+  let deliver: WebhookDelivery | null = null;
+  const pending = new Set<Promise<void>>();
+
+  /** Sends an event as Paddle does: signed with the wall clock, after the answer, at least once. */
+  const emit = (type: string, data: SandboxRecord) => {
+    const rawBody = JSON.stringify({
+      event_id: paddleId('evt'),
+      event_type: type,
+      occurred_at: options.clock.now().toISOString(),
+      notification_id: paddleId('ntf'),
+      data,
+    });
+    if (!deliver) return;
+    const send = deliver;
+    const delivery: Promise<void> = Promise.resolve()
+      .then(() => send(rawBody, signWebhook(rawBody, webhookSecret, Math.floor(Date.now() / 1000))))
+      .catch(() => undefined)
+      .finally(() => pending.delete(delivery));
+    pending.add(delivery);
+  };
+
+  const server = createServer(createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...purchaseRoutes(state, options.clock, emit)]));
   await new Promise<void>((resolve) => server.listen(0, options.host, resolve));
   const { port } = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     baseUrl: `http://${host}:${port}`,
     apiKey,
-    /** The secret the stand-in signs its webhooks with (issue "Paddle Billing": webhooks). */
-    webhookSecret: `pdl_ntfset_${randomBytes(16).toString('hex')}`,
+    /** The secret the stand-in signs its webhooks with. */
+    webhookSecret,
     state,
+    /** Sets where webhooks go (the portal's POST /api/paddle/webhook, over HTTP or, in tests, inject). */
+    deliverTo(delivery: WebhookDelivery) {
+      deliver = delivery;
+    },
+    /** Waits for the webhooks under way. */
+    async flush() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -49,28 +49,68 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
 
 async function applySubscription(db: Kysely<Database>, event: PaddleEvent): Promise<void> {
   const data = subscriptionDataSchema.parse(event.data);
-  const owner = await db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', data.customer_id).executeTakeFirst();
   const item = data.items[0];
-  const row: Insertable<SubscriptionsTable> = {
+  await upsertSubscription(db, {
     id: data.id,
-    customer_id: data.customer_id,
-    user_id: owner?.user_id ?? null,
+    customerId: data.customer_id,
     status: data.status,
-    price_id: item?.price.id ?? '',
-    billing_interval: data.billing_cycle.interval,
-    currency_code: data.currency_code,
-    current_period_starts_at: iso(data.current_billing_period?.starts_at),
-    current_period_ends_at: iso(data.current_billing_period?.ends_at),
-    next_billed_at: iso(data.next_billed_at),
-    trial_ends_at: iso(item?.trial_dates?.ends_at),
-    scheduled_change_action: data.scheduled_change?.action ?? null,
-    scheduled_change_at: iso(data.scheduled_change?.effective_at),
-    canceled_at: iso(data.canceled_at),
-    created_at: iso(data.created_at) as string,
-    last_event_at: new Date(event.occurred_at).toISOString(),
+    priceId: item?.price.id ?? '',
+    interval: data.billing_cycle.interval,
+    currencyCode: data.currency_code,
+    periodStartsAt: data.current_billing_period?.starts_at,
+    periodEndsAt: data.current_billing_period?.ends_at,
+    nextBilledAt: data.next_billed_at,
+    trialEndsAt: item?.trial_dates?.ends_at,
+    scheduledChange: data.scheduled_change ? { action: data.scheduled_change.action, effectiveAt: data.scheduled_change.effective_at } : null,
+    canceledAt: data.canceled_at,
+    createdAt: data.created_at,
+    asOf: event.occurred_at,
+  });
+}
+
+/** A subscription as Paddle last described it, `asOf` the time of that description. */
+export interface SubscriptionState {
+  id: string;
+  customerId: string;
+  status: string;
+  priceId: string;
+  interval: string;
+  currencyCode: string;
+  periodStartsAt?: string | null;
+  periodEndsAt?: string | null;
+  nextBilledAt?: string | null;
+  trialEndsAt?: string | null;
+  scheduledChange: { action: string; effectiveAt: string } | null;
+  canceledAt?: string | null;
+  createdAt: string;
+  asOf: string;
+}
+
+/**
+ * Writes the local copy of a subscription, from a webhook or from Paddle's answer to a change. One
+ * statement decides: the row is written only when this description is not older than the last one.
+ */
+export async function upsertSubscription(db: Kysely<Database>, state: SubscriptionState): Promise<void> {
+  const owner = await db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', state.customerId).executeTakeFirst();
+  const row: Insertable<SubscriptionsTable> = {
+    id: state.id,
+    customer_id: state.customerId,
+    user_id: owner?.user_id ?? null,
+    status: state.status,
+    price_id: state.priceId,
+    billing_interval: state.interval,
+    currency_code: state.currencyCode,
+    current_period_starts_at: iso(state.periodStartsAt),
+    current_period_ends_at: iso(state.periodEndsAt),
+    next_billed_at: iso(state.nextBilledAt),
+    trial_ends_at: iso(state.trialEndsAt),
+    scheduled_change_action: state.scheduledChange?.action ?? null,
+    scheduled_change_at: iso(state.scheduledChange?.effectiveAt),
+    canceled_at: iso(state.canceledAt),
+    created_at: iso(state.createdAt) as string,
+    last_event_at: new Date(state.asOf).toISOString(),
   };
   const { id: _id, created_at: _created, ...changes } = row;
-  // One statement decides: the row is written only when this event is not older than the last one.
   await db
     .insertInto('subscriptions')
     .values(row)

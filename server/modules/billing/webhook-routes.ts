@@ -1,12 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { subscriptionSchema, webhookAckSchema } from '../../../contract/subscription.js';
+import { z } from 'zod';
+import { invoicesResponseSchema, subscriptionSchema, webhookAckSchema } from '../../../contract/subscription.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { cancelSubscription, continueSubscription, invoiceLink, invoices, type ActionDeps } from './subscription-actions.js';
 import { receiveWebhook, subscriptionOf, type WebhookDeps } from './subscriptions.js';
 
 /** Paddle's webhooks and the subscription they keep in step (spec section 7: `GET /subscription/user`). */
-export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & ActionDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.get('/subscription/user', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema.nullable() } } }, async (request) =>
     subscriptionOf(deps.db, currentUser(request).id),
+  );
+
+  app.post('/subscription/cancel', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
+    cancelSubscription(deps, currentUser(request)),
+  );
+
+  app.post('/subscription/continue', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
+    continueSubscription(deps, currentUser(request)),
+  );
+
+  app.get('/subscription/billing/invoice', { onRequest: guards.user, schema: { response: { 200: invoicesResponseSchema } } }, async (request) =>
+    invoices(deps, currentUser(request)),
+  );
+
+  app.get(
+    '/subscription/billing/invoice/:transactionId',
+    { onRequest: guards.user, schema: { params: z.object({ transactionId: z.string().regex(/^txn_[a-z0-9]{1,40}$/) }) } },
+    async (request, reply) => reply.redirect(await invoiceLink(deps, currentUser(request), request.params.transactionId), 302),
   );
 
   await app.register(async (webhooks) => {
