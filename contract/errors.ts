@@ -53,6 +53,8 @@ export const MESSAGE_KEYS = [
   'SUBSCRIPTION_NOT_FOUND',
   'SUBSCRIPTION_LOCKED',
   'INVOICE_NOT_FOUND',
+  'PRORATION_NOT_CHARGEABLE',
+  'SUBSCRIPTION_CHANGE_PENDING',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

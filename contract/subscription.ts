@@ -30,3 +30,29 @@ export const invoicesResponseSchema = z.array(
     invoiceUrl: z.string(),
   }),
 );
+
+const money = z.object({ amount: z.number().int(), currencyCode: z.string() });
+
+/** A switch between the monthly and the yearly plan (spec section 4). */
+export const planChangeRequestSchema = z.object({ interval: z.enum(['month', 'year']) });
+
+/**
+ * What a switch will cost, shown before the user confirms: the charge with tax (the new plan's full
+ * price less the unused time of the current one, never its first-purchase discount), when it is made
+ * (now, or when a trial ends), and the new billing cycle it starts.
+ */
+export const planChangePreviewSchema = z.object({
+  priceId: z.string(),
+  interval: z.enum(['month', 'year']),
+  chargedAt: z.string(),
+  charge: money,
+  tax: money,
+  credit: money,
+  newPeriod: z.object({ startsAt: z.string(), endsAt: z.string() }),
+});
+export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;
+
+/** The provider transaction the checkout opens to take a new payment method for the subscription. */
+export const paymentMethodTransactionSchema = z.object({ transactionId: z.string() });
+
+export const subscriptionIdParamsSchema = z.object({ subscriptionId: z.string().regex(/^sub_[a-z0-9]{1,40}$/) });

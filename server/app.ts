@@ -6,11 +6,14 @@ import { BackgroundTasks } from './background.js';
 import { createPaddle } from './billing/paddle.js';
 import { isMovable, SystemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { EVENT_STREAM_HEARTBEAT_MS } from '../contract/events.js';
 import type { Db } from './db/index.js';
 import { AccessTokens } from './modules/auth/access-tokens.js';
 import { OfflineTokens } from './modules/auth/offline-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { Throttle } from './modules/auth/throttle.js';
+import { EventBus } from './modules/events/bus.js';
+import { eventRoutes } from './modules/events/routes.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
@@ -34,6 +37,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  /** The event stream's heartbeat; spec section 9's 45000 ms unless a test wants to hear one sooner. */
+  eventHeartbeatMs?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -42,7 +47,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * The map of the server: external plugins, then our own (errors, authentication), then one module per
  * area under /api, then the single-page app. Tests build it with a real database and call `inject`.
  */
-export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STREAM_HEARTBEAT_MS }: AppDeps): Promise<FastifyInstance> {
   const logger: FastifyServerOptions['logger'] =
     config.logLevel === 'silent'
       ? false
@@ -78,6 +83,7 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
   const throttle = new Throttle(db.kysely, clock);
   const mailer = createMailer(config, db.kysely, clock);
   const background = new BackgroundTasks(app.log);
+  const bus = new EventBus();
   const registration = {
     users,
     verifications: new VerificationsRepo(db.kysely),
@@ -107,9 +113,10 @@ export async function buildApp({ config, db, clock }: AppDeps): Promise<FastifyI
       const paddle = createPaddle(config.billing);
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret },
+        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus },
         guards,
       });
+      await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

@@ -15,10 +15,20 @@ export function createPaddle(config: BillingConfig): Paddle | null {
 }
 
 /** Paddle's error codes that the portal names to the user; anything else is "billing unavailable". */
-const KNOWN: Record<string, MessageKey> = {
-  discount_expired: 'DISCOUNT_EXPIRED',
-  discount_archived: 'DISCOUNT_ARCHIVED',
-  discount_usage_limit_exceeded: 'DISCOUNT_USAGE_LIMIT_EXCEEDED',
+const KNOWN: Record<string, { key: MessageKey; status: number }> = {
+  discount_expired: { key: 'DISCOUNT_EXPIRED', status: 400 },
+  discount_archived: { key: 'DISCOUNT_ARCHIVED', status: 400 },
+  discount_usage_limit_exceeded: { key: 'DISCOUNT_USAGE_LIMIT_EXCEEDED', status: 400 },
+  // A plan change whose prorated charge cannot be collected now: too small, declined, or a payment
+  // still outstanding or in progress. The user can try again later.
+  subscription_update_transaction_balance_less_than_charge_limit: { key: 'PRORATION_NOT_CHARGEABLE', status: 409 },
+  subscription_payment_declined: { key: 'PRORATION_NOT_CHARGEABLE', status: 409 },
+  subscription_outstanding_transaction: { key: 'PRORATION_NOT_CHARGEABLE', status: 409 },
+  subscription_locked_processing: { key: 'PRORATION_NOT_CHARGEABLE', status: 409 },
+  subscription_credit_creation_against_processing_transaction: { key: 'PRORATION_NOT_CHARGEABLE', status: 409 },
+  subscription_locked_renewal: { key: 'SUBSCRIPTION_LOCKED', status: 409 },
+  subscription_locked_pending_changes: { key: 'SUBSCRIPTION_CHANGE_PENDING', status: 409 },
+  subscription_update_when_canceled: { key: 'SUBSCRIPTION_NOT_FOUND', status: 404 },
 };
 
 /**
@@ -33,7 +43,7 @@ export async function callPaddle<T>(paddle: Paddle | null, call: (paddle: Paddle
     if (error instanceof AppError) throw error;
     if (error instanceof ApiError) {
       const known = KNOWN[error.code];
-      if (known) throw new AppError(known, 400, { cause: error });
+      if (known) throw new AppError(known.key, known.status, { cause: error });
       if (error.code === 'not_found') throw new AppError(notFound, 404, { cause: error });
     }
     throw new AppError('BILLING_UNAVAILABLE', 503, { cause: error });

@@ -46,3 +46,19 @@ export const subscriptionDataSchema = z.object({
     .array(z.object({ price: z.object({ id: z.string() }), trial_dates: period }))
     .min(1),
 });
+
+const amount = z.string().regex(/^-?\d+$/);
+
+/** The fields of a transaction event the portal keeps: the payment, in minor units, and what it bought. */
+export const transactionDataSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  customer_id: z.string().nullish(),
+  subscription_id: z.string().nullish(),
+  origin: z.string(),
+  currency_code: z.string(),
+  created_at: z.string(),
+  billed_at: z.string().nullish(),
+  details: z.object({ totals: z.object({ subtotal: amount, discount: amount, tax: amount, grand_total: amount }) }),
+  items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number() })),
+});

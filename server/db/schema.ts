@@ -127,6 +127,25 @@ export interface SubscriptionsTable {
   last_event_at: Timestamp;
 }
 
+export interface TransactionsTable {
+  id: string;
+  customer_id: string;
+  user_id: string | null;
+  subscription_id: string | null;
+  status: string;
+  origin: string;
+  currency_code: string;
+  /** Minor units; PostgreSQL's bigint arrives as a string. */
+  subtotal: ColumnType<number | string, number, number>;
+  discount: ColumnType<number | string, number, number>;
+  tax: ColumnType<number | string, number, number>;
+  grand_total: ColumnType<number | string, number, number>;
+  billed_at: Timestamp | null;
+  items: string;
+  created_at: Timestamp;
+  last_event_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -140,6 +159,7 @@ export interface Database {
   billing_customers: BillingCustomersTable;
   webhook_events: WebhookEventsTable;
   subscriptions: SubscriptionsTable;
+  transactions: TransactionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

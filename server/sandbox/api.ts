@@ -33,7 +33,7 @@ function unitPriceFor(price: IPriceResponse, country: string | null, currency: s
   return override?.unit_price ?? price.unit_price;
 }
 
-function discountAmount(discount: IDiscountResponse, subtotal: number, quantity: number, currency: string): number {
+export function discountAmount(discount: IDiscountResponse, subtotal: number, quantity: number, currency: string): number {
   if (discount.type === 'percentage') return Math.round((subtotal * Number(discount.amount)) / 100);
   if (discount.currency_code && discount.currency_code !== currency) return 0;
   const flat = Number(discount.amount) * (discount.type === 'flat_per_seat' ? quantity : 1);

@@ -55,15 +55,17 @@ export function list<T>(items: T[]): { list: T[] } {
 
 /**
  * Paddle's envelope around every answer (`{ data, meta: { request_id } }`), its error shape, and the
- * bearer API key check; the routes return the data or throw a SandboxError.
+ * bearer API key check; the routes return the data or throw a SandboxError. `beforeEach` lets time-driven
+ * work (renewals) catch up before a request is answered.
  */
-export function createHandler(apiKey: string, routes: Route[]) {
+export function createHandler(apiKey: string, routes: Route[], beforeEach: () => void = () => undefined) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
     try {
       if (req.headers.authorization?.replace(/^bearer /i, '') !== apiKey) {
         throw new SandboxError(403, 'forbidden', 'You aren’t permitted to perform this request.');
       }
+      beforeEach();
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const method = req.method ?? 'GET';
       for (const route of routes) {

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { BillingConfig } from '../config.js';
 import { sandboxRoutes } from './api.js';
 import { createHandler } from './http.js';
-import { purchaseRoutes, type SandboxRecord } from './purchases.js';
+import { purchases, type SandboxRecord } from './purchases.js';
 import { paddleId, SandboxState } from './state.js';
 import { signWebhook } from './webhooks.js';
 
@@ -13,36 +13,72 @@ import { signWebhook } from './webhooks.js';
 export type WebhookDelivery = (rawBody: string, signature: string) => Promise<void>;
 
 /**
+ * How webhooks are delivered: `ordered` sends each event once, in the order it happened; `chaotic` is
+ * the test switch for what Paddle's at-least-once delivery allows: every event twice, newest first.
+ */
+export type DeliveryMode = 'ordered' | 'chaotic';
+
+/** How often the stand-in looks for renewals that the clock has made due. */
+const TICK_MS = 1000;
+/** How long chaotic delivery holds events before sending them. */
+const CHAOTIC_HOLD_MS = 2000;
+
+/**
  * The offline stand-in for Paddle Billing: the subset of its HTTP API the server calls, reached through
  * the real SDK (its `environment` set to this base URL). Never on in production (server/config.ts).
  */
-export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null }) {
+export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null; delivery?: DeliveryMode }) {
   const apiKey = `sandbox_${randomBytes(24).toString('hex')}`;
   const webhookSecret = `pdl_ntfset_${randomBytes(16).toString('hex')}`;
   const state = new SandboxState(options.dataFile);
   let deliver: WebhookDelivery | null = null;
-  const pending = new Set<Promise<void>>();
+  let mode: DeliveryMode = options.delivery ?? 'ordered';
+  let queued: string[] = [];
+  let sending: Promise<void> = Promise.resolve();
+  let lastOccurredAt = 0;
 
-  /** Sends an event as Paddle does: signed with the wall clock, after the answer, at least once. */
-  const emit = (type: string, data: SandboxRecord) => {
-    const rawBody = JSON.stringify({
-      event_id: paddleId('evt'),
-      event_type: type,
-      occurred_at: options.clock.now().toISOString(),
-      notification_id: paddleId('ntf'),
-      data,
-    });
-    if (!deliver) return;
+  /** Sends what is queued, one at a time, each signed with the wall clock just before it goes. */
+  const release = () => {
+    const batch = queued;
+    queued = [];
+    if (!deliver || batch.length === 0) return;
     const send = deliver;
-    const delivery: Promise<void> = Promise.resolve()
-      .then(() => send(rawBody, signWebhook(rawBody, webhookSecret, Math.floor(Date.now() / 1000))))
-      .catch(() => undefined)
-      .finally(() => pending.delete(delivery));
-    pending.add(delivery);
+    const order = mode === 'chaotic' ? [...batch.slice().reverse(), ...batch] : batch;
+    sending = order.reduce(
+      (previous, rawBody) =>
+        previous.then(() => send(rawBody, signWebhook(rawBody, webhookSecret, Math.floor(Date.now() / 1000)))).catch(() => undefined),
+      sending,
+    );
   };
 
-  const server = createServer(createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...purchaseRoutes(state, options.clock, emit)]));
+  /** An event as Paddle sends it, after the answer to the request that caused it. */
+  const emit = (type: string, data: SandboxRecord) => {
+    // Events of one entity never share a moment, so their order is always known.
+    const occurredAt = Math.max(options.clock.now().getTime(), lastOccurredAt + 1);
+    lastOccurredAt = occurredAt;
+    // The entity as sent is the entity as of the event (and as the API answers after it).
+    if ('updated_at' in data) data.updated_at = new Date(occurredAt).toISOString();
+    queued.push(
+      JSON.stringify({
+        event_id: paddleId('evt'),
+        event_type: type,
+        occurred_at: new Date(occurredAt).toISOString(),
+        notification_id: paddleId('ntf'),
+        data,
+      }),
+    );
+    // Chaotic delivery holds events a while, so that those of several requests can arrive out of order.
+    if (queued.length === 1) {
+      if (mode === 'chaotic') setTimeout(release, CHAOTIC_HOLD_MS).unref();
+      else setImmediate(release);
+    }
+  };
+
+  const { routes, tick } = purchases(state, options.clock, emit);
+  const server = createServer(createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...routes], tick));
   await new Promise<void>((resolve) => server.listen(0, options.host, resolve));
+  const timer = setInterval(tick, TICK_MS);
+  timer.unref();
   const { port } = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
@@ -55,11 +91,24 @@ export async function startPaddleSandbox(options: { host: string; clock: Clock; 
     deliverTo(delivery: WebhookDelivery) {
       deliver = delivery;
     },
-    /** Waits for the webhooks under way. */
-    async flush() {
-      while (pending.size > 0) await Promise.all([...pending]);
+    setDelivery(next: DeliveryMode) {
+      mode = next;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Renewals and scheduled cancellations the clock has made due, now rather than at the next tick. */
+    tick,
+    /** Waits until every event so far has been delivered. */
+    async flush() {
+      for (;;) {
+        release();
+        const current = sending;
+        await current;
+        if (queued.length === 0 && sending === current) return;
+      }
+    },
+    close: () => {
+      clearInterval(timer);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -1,58 +1,25 @@
-import { Paddle, type Environment } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FixedClock } from '../../server/clock.js';
-import type { BillingConfig } from '../../server/config.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { sandboxBilling, startPaddleSandbox } from '../../server/sandbox/index.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
-import { signIn, someClientAddress, TEST_NOW, type TestServer } from '../fixtures/server.js';
+import { call, startSandbox } from '../fixtures/paddle.js';
+import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
  * A subscription from checkout to cancel and continue, through the real SDK against the stand-in, with
  * the stand-in's signed webhooks delivered to the portal.
  */
-let sandbox: Awaited<ReturnType<typeof startPaddleSandbox>>;
-let billing: BillingConfig;
-let paddle: Paddle;
-const sandboxClock = new FixedClock(TEST_NOW);
+let paddle: Awaited<ReturnType<typeof startSandbox>>;
 
 beforeAll(async () => {
-  sandbox = await startPaddleSandbox({ host: '127.0.0.1', clock: sandboxClock, dataFile: null });
-  billing = { sandbox: true, ...sandboxBilling(sandbox) };
-  paddle = new Paddle(sandbox.apiKey, { environment: sandbox.baseUrl as Environment });
+  paddle = await startSandbox();
 });
 afterAll(async () => {
-  await sandbox?.close();
+  await paddle?.sandbox.close();
 });
 
-function call(server: TestServer, method: 'GET' | 'POST', url: string, token?: string, language = 'en') {
-  return server.app.inject({
-    method,
-    url,
-    headers: { 'accept-language': language, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    remoteAddress: someClientAddress(),
-  });
-}
-
-/** What the stand-in's checkout does when a test card is submitted. */
-async function pay(transactionId: string, card: string) {
-  return fetch(`${sandbox.baseUrl}/sandbox/transactions/${transactionId}/pay`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ card_number: card }),
-  });
-}
-
-/** A user who has gone through checkout for `priceId` with `card`; the webhooks have arrived. */
 async function subscriber(server: TestServer, card: string = TEST_CARDS.success, priceId: string = PRICE_IDS.monthly) {
-  const user = await server.createUser();
-  const { access_token: token } = await signIn(server, user.email, user.password);
-  const customerId = (await call(server, 'GET', '/api/subscription/paddle/customer', token)).json().id as string;
-  const checkout = await paddle.transactions.create({ items: [{ priceId, quantity: 1 }], customerId });
-  const paid = await pay(checkout.id, card);
-  await sandbox.flush();
-  return { user, token, customerId, transactionId: checkout.id, paid };
+  return paddle.buyer(server, { card, priceId });
 }
 
 async function subscription(server: TestServer, token: string) {
@@ -64,15 +31,8 @@ describeEachDatabase(
   (server) => {
     beforeAll(() => {
       server().clock.set(TEST_NOW);
-      sandboxClock.set(TEST_NOW);
-      sandbox.deliverTo(async (rawBody, signature) => {
-        await server().app.inject({
-          method: 'POST',
-          url: '/api/paddle/webhook',
-          payload: rawBody,
-          headers: { 'content-type': 'application/json', 'paddle-signature': signature },
-        });
-      });
+      paddle.clock.set(TEST_NOW);
+      paddle.deliverTo(server);
     });
 
     it('a first subscription starts with a 14-day trial, learned from the webhook', async () => {
@@ -96,7 +56,7 @@ describeEachDatabase(
       expect(cancelled.statusCode, cancelled.body).toBe(200);
       expect(cancelled.json()).toMatchObject({ status: 'trialing', nextBilledAt: null });
       expect(cancelled.json().scheduledChange).toEqual({ action: 'cancel', effectiveAt: cancelled.json().currentPeriod.endsAt });
-      await sandbox.flush();
+      await paddle.sandbox.flush();
       // The webhook that follows agrees, and a reload shows the same.
       expect(await subscription(server(), token)).toEqual(cancelled.json());
 
@@ -112,7 +72,7 @@ describeEachDatabase(
       try {
         // Two weeks on, the first session has expired: sign in again.
         const { access_token: token } = await signIn(server(), user.email, user.password);
-        const refused = await call(server(), 'POST', '/api/subscription/cancel', token, 'de');
+        const refused = await call(server(), 'POST', '/api/subscription/cancel', token, { language: 'de' });
         expect(refused.statusCode).toBe(409);
         expect(refused.json().messageKey).toBe('SUBSCRIPTION_LOCKED');
         expect(refused.json().message).toMatch(/^Das Abonnement kann in den 30 Minuten vor der Verlängerung nicht geändert werden/);
@@ -157,5 +117,5 @@ describeEachDatabase(
       expect((await call(server(), 'GET', '/api/subscription/billing/invoice', access_token)).json()).toEqual([]);
     });
   },
-  () => ({ billing }),
+  () => ({ billing: paddle.billing }),
 );

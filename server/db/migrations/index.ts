@@ -6,6 +6,7 @@ import { profileCountry } from './0003-profile-country.js';
 import { socialAccounts } from './0004-social-accounts.js';
 import { billingCustomers } from './0005-billing-customers.js';
 import { billingEvents } from './0006-billing-events.js';
+import { transactions } from './0007-transactions.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -19,5 +20,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-social-accounts': socialAccounts(dialect),
     '0005-billing-customers': billingCustomers(dialect),
     '0006-billing-events': billingEvents(dialect),
+    '0007-transactions': transactions(dialect),
   };
 }

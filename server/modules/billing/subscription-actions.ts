@@ -1,11 +1,12 @@
 import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
-import type { Subscription } from '../../../contract/subscription.js';
+import type { PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
+import type { Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { subscriptionOf, upsertSubscription } from './subscriptions.js';
 
@@ -78,6 +79,83 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, { scheduledChange: null }), 'SUBSCRIPTION_NOT_FOUND');
   await remember(deps, updated);
   return (await subscriptionOf(deps.db, user.id)) as Subscription;
+}
+
+/** The subscription's plan for `interval`, checked: not the current one, not while a cancellation is pending. */
+async function target(deps: ActionDeps, catalogue: Catalogue, subscription: Subscription, interval: 'month' | 'year') {
+  if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  if (subscription.interval === interval) throw new AppError('VALIDATION_FAILED', 400);
+  if (subscription.scheduledChange?.action === 'cancel') throw new AppError('SUBSCRIPTION_CHANGE_PENDING', 409);
+  assertNotLocked(subscription, deps.clock.now());
+  const plan = (await catalogue.plans()).find((candidate) => candidate.interval === interval);
+  if (!plan) throw new AppError('PRICE_NOT_FOUND', 404);
+  return plan;
+}
+
+/**
+ * A switch monthly<->yearly as Paddle makes it: `prorated_immediately`, so a new billing cycle starts
+ * now and the charge is the new plan's full price less the unused time of the current one; no discount
+ * is passed, so the new plan's first-purchase discount does not apply; a failed payment changes nothing.
+ */
+const changeRequest = (priceId: string) => ({
+  items: [{ priceId, quantity: 1 }],
+  prorationBillingMode: 'prorated_immediately' as const,
+  onPaymentFailure: 'prevent_change' as const,
+});
+
+const minor = (amount: string | null | undefined) => Number.parseInt(amount ?? '0', 10);
+
+/** What the switch will charge, with tax, and when (spec section 4's confirmation). */
+export async function previewPlanChange(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles, interval: 'month' | 'year'): Promise<PlanChangePreview> {
+  const subscription = await current(deps, user);
+  const plan = await target(deps, catalogue, subscription, interval);
+  const preview = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.previewUpdate(subscription.id, changeRequest(plan.id)), 'SUBSCRIPTION_NOT_FOUND');
+  // While trialing nothing is charged now: the new plan is first billed when the trial ends.
+  const charged = preview.immediateTransaction ?? preview.nextTransaction;
+  if (!charged) throw new AppError('PRORATION_NOT_CHARGEABLE', 409);
+  const currencyCode = preview.currencyCode;
+  const totals = charged.details.totals;
+  return {
+    priceId: plan.id,
+    interval,
+    chargedAt: preview.immediateTransaction ? deps.clock.now().toISOString() : charged.billingPeriod.startsAt,
+    charge: { amount: minor(totals.grandTotal), currencyCode },
+    tax: { amount: minor(totals.tax), currencyCode },
+    credit: { amount: preview.immediateTransaction ? minor(preview.updateSummary?.credit.amount) : 0, currencyCode },
+    newPeriod: { startsAt: charged.billingPeriod.startsAt, endsAt: charged.billingPeriod.endsAt },
+  };
+}
+
+/** Makes the switch the user confirmed; the charge is what the preview showed for the same minute. */
+export async function changePlan(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles, interval: 'month' | 'year'): Promise<Subscription> {
+  const subscription = await current(deps, user);
+  const plan = await target(deps, catalogue, subscription, interval);
+  const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, changeRequest(plan.id)), 'SUBSCRIPTION_NOT_FOUND');
+  await remember(deps, updated);
+  return (await subscriptionOf(deps.db, user.id)) as Subscription;
+}
+
+/** The transaction the provider's checkout opens to take a new card (or PayPal) for the subscription. */
+export async function paymentMethodTransaction(deps: ActionDeps, user: UserWithRoles): Promise<{ transactionId: string }> {
+  const subscription = await current(deps, user);
+  if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  const transaction = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.getPaymentMethodChangeTransaction(subscription.id), 'SUBSCRIPTION_NOT_FOUND');
+  return { transactionId: transaction.id };
+}
+
+/**
+ * `GET /subscription/approve/{id}` after the PayPal return: the subscription is read from Paddle at once
+ * (not left to the webhook) so the page that follows shows it. Only the subscription's owner may.
+ */
+export async function approveSubscription(deps: ActionDeps, user: UserWithRoles, subscriptionId: string): Promise<Subscription> {
+  const customerId = await customerIdFor(deps, user);
+  const subscription = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.get(subscriptionId), 'SUBSCRIPTION_NOT_FOUND');
+  // Someone else's subscription answers exactly like a missing one.
+  if (subscription.customerId !== customerId) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  await remember(deps, subscription);
+  const stored = await subscriptionOf(deps.db, user.id);
+  if (!stored) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  return stored;
 }
 
 async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {

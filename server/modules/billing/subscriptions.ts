@@ -1,9 +1,11 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Subscription } from '../../../contract/subscription.js';
-import { eventSchema, isSignatureValid, subscriptionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
+import { eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
 import type { Clock } from '../../clock.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import type { EventBus } from '../events/bus.js';
+import type { PortalEvent } from '../../../contract/events.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -11,6 +13,8 @@ export interface WebhookDeps {
   /** Paddle signs with the wall clock, whatever the server's (test) clock says. */
   wallClock: Clock;
   webhookSecret: string;
+  /** Told, once an event is stored, whose subscription or payment changed. */
+  bus: EventBus;
 }
 
 const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
@@ -18,7 +22,8 @@ const iso = (value: string | null | undefined) => (value ? new Date(value).toISO
 /**
  * `POST /paddle/webhook`: the signature is checked on the raw body, the event stored once by its
  * event_id, and applied in one transaction. A duplicate is acknowledged and ignored; an event older than
- * what a subscription was last written from changes nothing.
+ * what a subscription or transaction was last written from changes nothing. The owner's open event
+ * streams hear of it after the commit.
  */
 export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signature: string | undefined): Promise<{ received: true }> {
   if (!isSignatureValid(rawBody, signature, deps.webhookSecret, deps.wallClock.now().getTime())) {
@@ -30,7 +35,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', 400, { cause: error });
   }
-  await deps.db.transaction().execute(async (trx) => {
+  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent } | null> => {
     const stored = await trx
       .insertInto('webhook_events')
       .values({
@@ -41,16 +46,24 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
       })
       .onConflict((oc) => oc.column('event_id').doNothing())
       .executeTakeFirst();
-    if (Number(stored.numInsertedOrUpdatedRows ?? 0) === 0) return;
-    if (event.event_type.startsWith('subscription.')) await applySubscription(trx, event);
+    if (Number(stored.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    if (event.event_type.startsWith('subscription.')) return applySubscription(trx, event);
+    if (event.event_type.startsWith('transaction.')) return applyTransaction(trx, event);
+    return null;
   });
+  if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
   return { received: true };
 }
 
-async function applySubscription(db: Kysely<Database>, event: PaddleEvent): Promise<void> {
+async function ownerOf(db: Kysely<Database>, customerId: string): Promise<string | null> {
+  const owner = await db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', customerId).executeTakeFirst();
+  return owner?.user_id ?? null;
+}
+
+async function applySubscription(db: Kysely<Database>, event: PaddleEvent) {
   const data = subscriptionDataSchema.parse(event.data);
   const item = data.items[0];
-  await upsertSubscription(db, {
+  const userId = await upsertSubscription(db, {
     id: data.id,
     customerId: data.customer_id,
     status: data.status,
@@ -66,6 +79,42 @@ async function applySubscription(db: Kysely<Database>, event: PaddleEvent): Prom
     createdAt: data.created_at,
     asOf: event.occurred_at,
   });
+  return { userId, event: { type: 'subscription' as const, id: data.id } };
+}
+
+/** Statuses of a transaction that is a payment (or an attempt at one), not a checkout still open. */
+const PAYMENT_STATUSES = new Set(['billed', 'paid', 'completed', 'past_due', 'canceled']);
+
+/** Records a payment: what was bought, for how much, when; newer descriptions win, as for subscriptions. */
+async function applyTransaction(db: Kysely<Database>, event: PaddleEvent) {
+  const data = transactionDataSchema.parse(event.data);
+  if (!data.customer_id || !PAYMENT_STATUSES.has(data.status)) return null;
+  const userId = await ownerOf(db, data.customer_id);
+  const totals = data.details.totals;
+  const row = {
+    id: data.id,
+    customer_id: data.customer_id,
+    user_id: userId,
+    subscription_id: data.subscription_id ?? null,
+    status: data.status,
+    origin: data.origin,
+    currency_code: data.currency_code,
+    subtotal: Number(totals.subtotal),
+    discount: Number(totals.discount),
+    tax: Number(totals.tax),
+    grand_total: Number(totals.grand_total),
+    billed_at: iso(data.billed_at),
+    items: JSON.stringify(data.items.map((item) => ({ priceId: item.price.id, productId: item.price.product_id, quantity: item.quantity }))),
+    created_at: iso(data.created_at) as string,
+    last_event_at: new Date(event.occurred_at).toISOString(),
+  };
+  const { id: _id, created_at: _created, ...changes } = row;
+  await db
+    .insertInto('transactions')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
+    .execute();
+  return { userId, event: { type: 'transaction' as const, id: data.id } };
 }
 
 /** A subscription as Paddle last described it, `asOf` the time of that description. */
@@ -90,12 +139,12 @@ export interface SubscriptionState {
  * Writes the local copy of a subscription, from a webhook or from Paddle's answer to a change. One
  * statement decides: the row is written only when this description is not older than the last one.
  */
-export async function upsertSubscription(db: Kysely<Database>, state: SubscriptionState): Promise<void> {
-  const owner = await db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', state.customerId).executeTakeFirst();
+export async function upsertSubscription(db: Kysely<Database>, state: SubscriptionState): Promise<string | null> {
+  const userId = await ownerOf(db, state.customerId);
   const row: Insertable<SubscriptionsTable> = {
     id: state.id,
     customer_id: state.customerId,
-    user_id: owner?.user_id ?? null,
+    user_id: userId,
     status: state.status,
     price_id: state.priceId,
     billing_interval: state.interval,
@@ -121,6 +170,7 @@ export async function upsertSubscription(db: Kysely<Database>, state: Subscripti
         .where('subscriptions.last_event_at', '<=', sql<string>`excluded.last_event_at`),
     )
     .execute();
+  return userId;
 }
 
 /** `GET /subscription/user`: the user's latest subscription, or null. */

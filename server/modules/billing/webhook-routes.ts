@@ -1,8 +1,27 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invoicesResponseSchema, subscriptionSchema, webhookAckSchema } from '../../../contract/subscription.js';
+import {
+  invoicesResponseSchema,
+  paymentMethodTransactionSchema,
+  planChangePreviewSchema,
+  planChangeRequestSchema,
+  subscriptionIdParamsSchema,
+  subscriptionSchema,
+  webhookAckSchema,
+} from '../../../contract/subscription.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
-import { cancelSubscription, continueSubscription, invoiceLink, invoices, type ActionDeps } from './subscription-actions.js';
+import { Catalogue } from './catalogue.js';
+import {
+  approveSubscription,
+  cancelSubscription,
+  changePlan,
+  continueSubscription,
+  invoiceLink,
+  invoices,
+  paymentMethodTransaction,
+  previewPlanChange,
+  type ActionDeps,
+} from './subscription-actions.js';
 import { receiveWebhook, subscriptionOf, type WebhookDeps } from './subscriptions.js';
 
 /** Paddle's webhooks and the subscription they keep in step (spec section 7: `GET /subscription/user`). */
@@ -17,6 +36,30 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & Act
 
   app.post('/subscription/continue', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
     continueSubscription(deps, currentUser(request)),
+  );
+
+  const catalogue = new Catalogue(deps);
+
+  app.post(
+    '/subscription/change/preview',
+    { onRequest: guards.user, schema: { body: planChangeRequestSchema, response: { 200: planChangePreviewSchema } } },
+    async (request) => previewPlanChange(deps, catalogue, currentUser(request), request.body.interval),
+  );
+
+  app.post(
+    '/subscription/change',
+    { onRequest: guards.user, schema: { body: planChangeRequestSchema, response: { 200: subscriptionSchema } } },
+    async (request) => changePlan(deps, catalogue, currentUser(request), request.body.interval),
+  );
+
+  app.post('/subscription/payment-method', { onRequest: guards.user, schema: { response: { 200: paymentMethodTransactionSchema } } }, async (request) =>
+    paymentMethodTransaction(deps, currentUser(request)),
+  );
+
+  app.get(
+    '/subscription/approve/:subscriptionId',
+    { onRequest: guards.user, schema: { params: subscriptionIdParamsSchema, response: { 200: subscriptionSchema } } },
+    async (request) => approveSubscription(deps, currentUser(request), request.params.subscriptionId),
   );
 
   app.get('/subscription/billing/invoice', { onRequest: guards.user, schema: { response: { 200: invoicesResponseSchema } } }, async (request) =>
