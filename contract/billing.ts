@@ -96,3 +96,14 @@ export const billingInfoSchema = z.object({
 });
 export type BillingInfo = z.infer<typeof billingInfoSchema>;
 export const billingInfoUpdateSchema = billingInfoSchema.omit({ email: true }).partial().strict();
+
+/**
+ * `GET /paddle/config`: what the SPA needs to initialise Paddle.js: the environment, the client-side
+ * token, and, with the offline stand-in, the script to load first (it sets window.PaddleBillingV1).
+ */
+export const paddleConfigSchema = z.object({
+  environment: z.enum(['sandbox', 'production']),
+  clientToken: z.string(),
+  sandboxScript: z.string().nullable(),
+});
+export type PaddleConfig = z.infer<typeof paddleConfigSchema>;

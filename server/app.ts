@@ -32,6 +32,7 @@ import { registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
+import { SANDBOX_SCRIPT_PATH, sandboxCheckoutRoutes } from './sandbox/checkout-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -70,7 +71,18 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.removeContentTypeParser('text/plain');
 
   // External plugins.
-  registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+  registerSecurityHeaders(app, {
+    production: config.nodeEnv === 'production',
+    // Paddle.js comes from Paddle's CDN and shows its checkout in a frame from Paddle's domain; the
+    // offline stand-in serves both from this origin instead.
+    ...(config.billing.sandbox
+      ? {}
+      : {
+          extraScriptSrc: ['https://cdn.paddle.com'],
+          extraFrameSrc: ['https://buy.paddle.com', 'https://sandbox-buy.paddle.com'],
+          extraConnectSrc: ['https://*.paddle.com'],
+        }),
+  });
   await app.register(rateLimit, { global: false });
   registerPerAddressLimit(app, config.rateLimitPerAddress);
   registerErrorHandler(app);
@@ -111,7 +123,12 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         guards,
       });
       const paddle = createPaddle(config.billing);
-      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards });
+      const paddleConfig = {
+        environment: config.billing.environment === 'production' ? ('production' as const) : ('sandbox' as const),
+        clientToken: config.billing.clientToken,
+        sandboxScript: config.billing.sandbox ? SANDBOX_SCRIPT_PATH : null,
+      };
+      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards, paddleConfig });
       await api.register(subscriptionRoutes, {
         deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus },
         guards,
@@ -124,6 +141,15 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     },
     { prefix: '/api' },
   );
+
+  if (config.billing.sandbox && config.nodeEnv !== 'production') {
+    await app.register(sandboxCheckoutRoutes, {
+      prefix: '/paddle-sandbox',
+      baseUrl: config.billing.environment,
+      apiKey: config.billing.apiKey,
+      clientToken: config.billing.clientToken,
+    });
+  }
 
   await registerSpa(app, config.spaDir);
   app.addHook('onClose', async () => {

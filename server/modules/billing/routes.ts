@@ -7,17 +7,24 @@ import {
   discountByPriceQuerySchema,
   discountSchema,
   listPlansResponseSchema,
+  paddleConfigSchema,
   perpetualProductsResponseSchema,
   preloadRequestSchema,
   preloadResponseSchema,
+  type PaddleConfig,
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
 import { billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
-export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: Guards; paddleConfig: PaddleConfig }> = async (
+  app,
+  { deps, guards, paddleConfig },
+) => {
   const catalogue = new Catalogue(deps);
+
+  app.get('/paddle/config', { schema: { response: { 200: paddleConfigSchema } } }, async () => paddleConfig);
 
   app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async () => catalogue.plans());
 

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
+import { startSandbox } from '../fixtures/paddle.js';
+import { describeEachDatabase } from './describe-each-database.js';
+
+/**
+ * The browser side of the Paddle stand-in (server/sandbox/checkout-routes.ts): the script, the frame
+ * page, and the calls they make, which carry the client-side token and never the API key.
+ */
+let paddle: Awaited<ReturnType<typeof startSandbox>>;
+
+beforeAll(async () => {
+  paddle = await startSandbox();
+});
+afterAll(async () => {
+  await paddle?.sandbox.close();
+});
+
+describeEachDatabase(
+  'Paddle stand-in for the browser',
+  (server) => {
+    it('tells the SPA how to initialise Paddle.js, and serves the stand-in script', async () => {
+      const config = await server().app.inject({ method: 'GET', url: '/api/paddle/config' });
+      expect(config.json()).toEqual({ environment: 'sandbox', clientToken: paddle.billing.clientToken, sandboxScript: '/paddle-sandbox/paddle.js' });
+      const script = await server().app.inject({ method: 'GET', url: '/paddle-sandbox/paddle.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(script.body).toContain('window.PaddleBillingV1 =');
+      expect(script.body).not.toContain('import type');
+    });
+
+    it('lets only this origin frame the checkout page', async () => {
+      const page = await server().app.inject({ method: 'GET', url: '/paddle-sandbox/checkout?txn=txn_x' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    });
+
+    it('refuses browser calls without the client-side token, and says what is wrong with bad ones', async () => {
+      const items = [{ priceId: PRICE_IDS.monthly, quantity: 1 }];
+      const refused = await server().app.inject({ method: 'POST', url: '/paddle-sandbox/api/checkout', payload: { token: 'wrong', items } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('forbidden');
+      const token = paddle.billing.clientToken;
+      const empty = await server().app.inject({ method: 'POST', url: '/paddle-sandbox/api/checkout', payload: { token } });
+      expect(empty.statusCode).toBe(400);
+      const unknown = await server().app.inject({ method: 'POST', url: '/paddle-sandbox/api/checkout', payload: { token, items: [{ priceId: 'pri_nope', quantity: 1 }] } });
+      expect(unknown.statusCode).toBe(404);
+      const created = await server().app.inject({ method: 'POST', url: '/paddle-sandbox/api/checkout', payload: { token, items, discountCode: 'welcome20' } });
+      expect(created.statusCode, created.body).toBe(200);
+      const described = await server().app.inject({ method: 'POST', url: '/paddle-sandbox/api/transaction', payload: { token, transactionId: created.json().data.transactionId } });
+      expect(described.json().data).toMatchObject({ status: 'draft', discount: { code: 'WELCOME20' }, recurring_totals: { subtotal: 19.99, discount: 4 } });
+    });
+  },
+  () => ({ billing: paddle.billing }),
+);
