@@ -107,3 +107,12 @@ export const paddleConfigSchema = z.object({
   sandboxScript: z.string().nullable(),
 });
 export type PaddleConfig = z.infer<typeof paddleConfigSchema>;
+
+/** `POST /paddle/checkout`: the transaction for the provider's checkout to open. */
+export const checkoutRequestSchema = z.object({ priceId: z.string().min(1).max(64), discountId: z.string().max(64).nullish() }).strict();
+export const checkoutResponseSchema = z.object({
+  transactionId: z.string(),
+  /** The trial this purchase starts, in days; null when it starts none (not a plan, or not a first subscription). */
+  trialDays: z.number().int().nullable(),
+});
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;

@@ -130,7 +130,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       };
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards, paddleConfig });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus },
+        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background },
         guards,
       });
       await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });

@@ -59,6 +59,8 @@ export interface BillingConfig {
   /** Handed to the SPA for Paddle.js. */
   clientToken: string;
   webhookSecret: string;
+  /** The stand-in's webhook delivery: in order, or (to try the portal against it) duplicated and reordered. */
+  sandboxDelivery?: 'ordered' | 'chaotic';
 }
 
 export interface SocialConfig {
@@ -121,6 +123,7 @@ const envSchema = z.object({
   PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }).default('sandbox'),
   PADDLE_CLIENT_TOKEN: z.string().min(10, 'must be a Paddle client-side token').optional(),
   PADDLE_WEBHOOK_SECRET: z.string().min(10, 'must be the webhook destination secret').optional(),
+  PADDLE_SANDBOX_DELIVERY: z.enum(['ordered', 'chaotic'], { error: 'must be ordered or chaotic' }).default('ordered'),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       environment: paddleSandbox ? '' : values.PADDLE_ENVIRONMENT,
       clientToken: values.PADDLE_CLIENT_TOKEN ?? '',
       webhookSecret: values.PADDLE_WEBHOOK_SECRET ?? '',
+      sandboxDelivery: values.PADDLE_SANDBOX_DELIVERY,
     },
     social: {
       standins,

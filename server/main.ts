@@ -59,7 +59,12 @@ export async function main(): Promise<void> {
 
   // Offline, Paddle is the stand-in of server/sandbox/, on a port of its own, on the server's clock.
   const paddleSandbox = config.billing.sandbox
-    ? await startPaddleSandbox({ host: config.host, clock, dataFile: path.join(config.dataDir, 'paddle-sandbox.json') })
+    ? await startPaddleSandbox({
+        host: config.host,
+        clock,
+        dataFile: path.join(config.dataDir, 'paddle-sandbox.json'),
+        delivery: config.billing.sandboxDelivery ?? 'ordered',
+      })
     : null;
   if (paddleSandbox) config = { ...config, billing: { ...config.billing, ...sandboxBilling(paddleSandbox) } };
 

@@ -19,6 +19,8 @@ export interface Guards {
   user: onRequestAsyncHookHandler;
   /** Signed-in users with the admin role (403 for others). */
   admin: onRequestAsyncHookHandler;
+  /** Public routes that do more for a signed-in caller: no Authorization header is a visitor; a bad one is 401. */
+  optionalUser: onRequestAsyncHookHandler;
 }
 
 /** The user a guard has authenticated; calling it on an unguarded route is a programming error. */
@@ -63,6 +65,9 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     async admin(request, reply) {
       const user = await authenticate(request, reply);
       if (!isAdmin(user.roles)) throw new AppError('FORBIDDEN', 403);
+    },
+    async optionalUser(request, reply) {
+      if (request.headers.authorization !== undefined) await authenticate(request, reply);
     },
   };
 }

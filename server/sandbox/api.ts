@@ -51,7 +51,7 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
   };
 
   const productWithPrices = (include: boolean) => (product: (typeof data.products)[number]) =>
-    include ? { ...product, prices: data.prices.filter((p) => p.product_id === product.id) } : product;
+    include ? { ...product, prices: data.prices.filter((p) => p.product_id === product.id && p.type !== 'custom') } : product;
 
   function preview(request: SandboxRequest): IPricingPreviewResponse {
     const body = request.body;
@@ -148,9 +148,15 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
         const only = ids(query, 'id');
         const products = ids(query, 'product_id');
         const status = ids(query, 'status');
+        // Non-catalogue (custom) prices are listed only when asked for, as at Paddle.
+        const type = query.get('type') ?? 'standard';
         return list(
           data.prices.filter(
-            (p) => (!only || only.includes(p.id)) && (!products || products.includes(p.product_id)) && (!status || status.includes(p.status)),
+            (p) =>
+              (!only || only.includes(p.id)) &&
+              (!products || products.includes(p.product_id)) &&
+              (!status || status.includes(p.status)) &&
+              (p.type ?? 'standard') === type,
           ),
         );
       },

@@ -66,6 +66,37 @@ export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): {
   const transaction = (id: string) => transactions.find((t) => t.id === id) ?? (() => { throw notFound('Transaction'); })();
   const subscription = (id: string) => subscriptions.find((s) => s.id === id) ?? (() => { throw notFound('Subscription'); })();
 
+  /**
+   * A non-catalogue price given in a transaction's items: Paddle stores it as a price of type `custom`
+   * (with an id, so a subscription can renew on it) that catalogue lists leave out.
+   */
+  function customPrice(given: Record<string, unknown>): IPriceResponse {
+    const product = data.products.find((p) => p.id === given.product_id);
+    if (!product) throw notFound(`Product ${String(given.product_id)}`);
+    const unit = given.unit_price as { amount?: string; currency_code?: string } | undefined;
+    if (typeof given.description !== 'string' || !unit?.amount || !unit.currency_code) throw invalid('items.price: description and unit_price are required');
+    const price = {
+      id: paddleId('pri'),
+      product_id: product.id,
+      type: 'custom',
+      description: given.description,
+      name: (given.name as string | null | undefined) ?? null,
+      billing_cycle: (given.billing_cycle as IPriceResponse['billing_cycle']) ?? null,
+      trial_period: (given.trial_period as IPriceResponse['trial_period']) ?? null,
+      tax_mode: (given.tax_mode as IPriceResponse['tax_mode']) ?? 'account_setting',
+      unit_price: { amount: unit.amount, currency_code: unit.currency_code },
+      unit_price_overrides: (given.unit_price_overrides as IPriceResponse['unit_price_overrides']) ?? [],
+      quantity: (given.quantity as IPriceResponse['quantity']) ?? { minimum: 1, maximum: 1 },
+      status: 'active',
+      custom_data: (given.custom_data as IPriceResponse['custom_data']) ?? null,
+      import_meta: null,
+      created_at: now(),
+      updated_at: now(),
+    } as IPriceResponse;
+    data.prices.push(price);
+    return price;
+  }
+
   /** The unit price in the buyer's currency: the override for their country, or for the given currency. */
   function unitAmount(price: IPriceResponse, country: string | null, currency: string | null): { amount: number; currency: string } {
     const override = price.unit_price_overrides?.find((o) =>
@@ -458,7 +489,7 @@ export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): {
         method: 'POST',
         pattern: /^\/transactions$/,
         handle: ({ body }) => {
-          const items = Array.isArray(body.items) ? (body.items as { price_id?: string; quantity?: number }[]) : [];
+          const items = Array.isArray(body.items) ? (body.items as { price_id?: string; price?: Record<string, unknown>; quantity?: number }[]) : [];
           if (items.length === 0) throw invalid('items: at least one item is required');
           const customerId = typeof body.customer_id === 'string' ? body.customer_id : null;
           if (customerId && !data.customers.some((c) => c.id === customerId)) throw notFound('Customer');
@@ -470,7 +501,7 @@ export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): {
           const created = newTransaction({
             customerId,
             addressId: typeof body.address_id === 'string' ? body.address_id : null,
-            lines: items.map((item) => ({ price: priceById(item.price_id), quantity: item.quantity ?? 1 })),
+            lines: items.map((item) => ({ price: item.price ? customPrice(item.price) : priceById(item.price_id), quantity: item.quantity ?? 1 })),
             status: customerId ? 'ready' : 'draft',
             origin: 'api',
             customData: body.custom_data,
@@ -594,6 +625,20 @@ export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): {
           state.save();
           emit('transaction.created', created);
           return created;
+        },
+      },
+      {
+        // Ends a trial now: the first charge is made and a billing period starts.
+        method: 'POST',
+        pattern: /^\/subscriptions\/([\w-]+)\/activate$/,
+        handle: (_r, [id]) => {
+          const sub = subscription(id as string);
+          if (sub.status !== 'trialing') throw new SandboxError(400, 'subscription_cannot_activate', 'Only a trialing subscription can be activated');
+          sub.next_billed_at = now();
+          sub.current_billing_period = { starts_at: periodOf(sub).starts_at, ends_at: now() };
+          renew(sub);
+          state.save();
+          return sub;
         },
       },
       {

@@ -9,7 +9,14 @@ describeEachDatabase('development-only endpoints', (server) => {
     expect((await server().app.inject({ method: 'GET', url: '/api/dev/outbox?to=a@example.com' })).statusCode).toBe(200);
     const other = await startTestServer(server().kind);
     const production = await buildApp({
-      config: { ...other.config, nodeEnv: 'production', mailTransport: 'smtp', smtpUrl: 'smtp://127.0.0.1:2525' },
+      // Even handed stand-in billing settings, production serves no stand-in Paddle.js or its checkout.
+      config: {
+        ...other.config,
+        nodeEnv: 'production',
+        mailTransport: 'smtp',
+        smtpUrl: 'smtp://127.0.0.1:2525',
+        billing: { sandbox: true, apiKey: 'x', environment: 'http://127.0.0.1:9', clientToken: 'test_x', webhookSecret: 'y' },
+      },
       db: other.db,
       clock: new AdjustableClock(),
     });
@@ -18,6 +25,10 @@ describeEachDatabase('development-only endpoints', (server) => {
     expect(outbox.json().messageKey).toBe('NOT_FOUND');
     const clock = await production.inject({ method: 'POST', url: '/api/dev/clock', payload: { advanceSeconds: 60 } });
     expect(clock.statusCode).toBe(404);
+    for (const url of ['/paddle-sandbox/paddle.js', '/paddle-sandbox/checkout']) {
+      expect((await production.inject({ method: 'GET', url })).statusCode).toBe(404);
+    }
+    expect((await production.inject({ method: 'POST', url: '/paddle-sandbox/api/pay', payload: {} })).statusCode).toBe(404);
     await production.close();
     await other.close().catch(() => undefined);
   });

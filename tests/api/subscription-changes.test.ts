@@ -189,6 +189,62 @@ describeEachDatabase(
       expect((await call(server(), 'GET', '/api/subscription/user', access_token)).json()).toBeNull();
     });
 
+    it('the trial is for a first subscription: a returning subscriber’s checkout has none and is charged at once', async () => {
+      const first = await server().createUser();
+      let { token } = await session(server(), first);
+      const plans = await call(server(), 'GET', '/api/paddle/list-plans', token);
+      expect(plans.json().map((plan: { trialDays: number | null }) => plan.trialDays)).toEqual([14, 14]);
+      const firstCheckout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly } });
+      expect(firstCheckout.statusCode, firstCheckout.body).toBe(200);
+      expect(firstCheckout.json().trialDays).toBe(14);
+
+      const { user } = await berliner(server());
+      ({ token } = await session(server(), user));
+      expect((await call(server(), 'POST', '/api/subscription/cancel', token)).statusCode).toBe(200);
+      await paddle.travelTo(server(), new Date(TEST_NOW.getTime() + 15 * DAY));
+      ({ token } = await session(server(), user));
+      expect((await call(server(), 'GET', '/api/subscription/user', token)).json().status).toBe('canceled');
+      expect((await call(server(), 'GET', '/api/paddle/list-plans', token)).json().map((plan: { trialDays: number | null }) => plan.trialDays)).toEqual([null, null]);
+
+      const checkout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly } });
+      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null });
+      expect((await paddle.pay(checkout.json().transactionId, TEST_CARDS.success)).status).toBe(200);
+      await paddle.sandbox.flush();
+      const again = (await call(server(), 'GET', '/api/subscription/user', token)).json();
+      expect(again).toMatchObject({ status: 'active', interval: 'month', trialEndsAt: null, nextBilledAt: '2027-01-07T10:00:00.000Z' });
+      expect((await payments(server(), user.id)).at(-1)).toMatchObject({ origin: 'api', status: 'completed', grandTotal: withVat(1999) });
+    });
+
+    it('a second trial got around the portal’s checkout is ended at once by the webhook', async () => {
+      const { user, customerId } = await berliner(server());
+      let { token } = await session(server(), user);
+      expect((await call(server(), 'POST', '/api/subscription/cancel', token)).statusCode).toBe(200);
+      await paddle.travelTo(server(), new Date(TEST_NOW.getTime() + 15 * DAY));
+      const direct = await paddle.paddle.transactions.create({ items: [{ priceId: PRICE_IDS.monthly, quantity: 1 }], customerId });
+      expect((await paddle.pay(direct.id, TEST_CARDS.success)).status).toBe(200);
+      ({ token } = await session(server(), user));
+      await expect
+        .poll(async () => {
+          await paddle.sandbox.flush();
+          await server().app.inject({ method: 'GET', url: '/api/health' });
+          return (await call(server(), 'GET', '/api/subscription/user', token)).json()?.status;
+        })
+        .toBe('active');
+      expect((await payments(server(), user.id)).at(-1)).toMatchObject({ origin: 'subscription_recurring', status: 'completed', grandTotal: 1999 });
+    });
+
+    it('a price preview uses the signed-in buyer’s saved address for tax; a visitor’s has none', async () => {
+      const { user } = await berliner(server());
+      const { token } = await session(server(), user);
+      const signedIn = await call(server(), 'POST', '/api/subscription/preload', token, { payload: {} });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const monthly = (body: { details: { lineItems: { price: { id: string }; totals: { tax: number } }[] } }) =>
+        body.details.lineItems.find((line) => line.price.id === PRICE_IDS.monthly)?.totals.tax;
+      expect(monthly(signedIn.json())).toBe(Math.round(1999 * VAT));
+      expect(monthly((await call(server(), 'POST', '/api/subscription/preload', undefined, { payload: {} })).json())).toBe(0);
+      expect((await call(server(), 'POST', '/api/subscription/preload', 'not-a-token', { payload: {} })).statusCode).toBe(401);
+    });
+
     it('a cancellation takes effect when the period ends', async () => {
       const { user } = await berliner(server());
       const { token } = await session(server(), user);

@@ -79,7 +79,9 @@ export class Catalogue {
     const [product] = await this.ofKind('subscription');
     if (!product) throw new AppError('PRICE_NOT_FOUND', 404);
     return (product.prices ?? [])
-      .filter((price) => price.status === 'active' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year'))
+      .filter(
+        (price) => price.status === 'active' && price.type !== 'custom' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year'),
+      )
       .map((price) => {
         const defaultDiscountId = (price.customData as { defaultDiscountId?: unknown } | null)?.defaultDiscountId;
         return {
@@ -92,6 +94,16 @@ export class Catalogue {
         };
       })
       .sort((a, b) => (a.interval === b.interval ? 0 : a.interval === 'month' ? -1 : 1));
+  }
+
+  /** A price on sale in the catalogue (a plan or a perpetual release), with what kind of product it is. */
+  async price(priceId: string): Promise<{ price: NonNullable<Product['prices']>[number]; kind: Kind }> {
+    for (const product of await this.products()) {
+      const kind = kindOf(product);
+      const price = (product.prices ?? []).find((p) => p.id === priceId && p.status === 'active' && p.type !== 'custom');
+      if (kind && price) return { price, kind };
+    }
+    throw new AppError('PRICE_NOT_FOUND', 404);
   }
 
   async perpetualProducts() {

@@ -117,3 +117,17 @@ export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles,
   });
   return billingInfo(deps, user);
 }
+
+/**
+ * Where a known user is billed, for previews and checkouts: their customer, saved address and business
+ * at Paddle. Null for a user who has no customer yet (nothing is created just to look).
+ */
+export async function billingContext(
+  deps: CustomerDeps,
+  user: UserWithRoles,
+): Promise<{ customerId: string; addressId: string | null; businessId: string | null } | null> {
+  const existing = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
+  if (!existing) return null;
+  const found = await callPaddle(deps.paddle, (paddle) => details(paddle, existing.provider_customer_id));
+  return { customerId: existing.provider_customer_id, addressId: found.address?.id ?? null, businessId: found.business?.id ?? null };
+}

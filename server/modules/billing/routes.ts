@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   billingInfoSchema,
   billingInfoUpdateSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
   customerResponseSchema,
   discountByCodeQuerySchema,
   discountByPriceQuerySchema,
@@ -15,7 +17,8 @@ import {
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
-import { billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
+import { createCheckout, hadSubscription } from './checkout.js';
+import { billingContext, billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
 export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: Guards; paddleConfig: PaddleConfig }> = async (
@@ -26,7 +29,17 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
 
   app.get('/paddle/config', { schema: { response: { 200: paddleConfigSchema } } }, async () => paddleConfig);
 
-  app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async () => catalogue.plans());
+  // The 14-day trial is for a first subscription: someone who has subscribed before sees plans without it.
+  app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async (request) => {
+    const plans = await catalogue.plans();
+    return (await hadSubscription(deps.db, currentUser(request).id)) ? plans.map((plan) => ({ ...plan, trialDays: null })) : plans;
+  });
+
+  app.post(
+    '/paddle/checkout',
+    { onRequest: guards.user, schema: { body: checkoutRequestSchema, response: { 200: checkoutResponseSchema } } },
+    async (request) => createCheckout(deps, catalogue, currentUser(request), request.body),
+  );
 
   app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async () =>
     catalogue.perpetualProducts(),
@@ -35,9 +48,9 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
   for (const kind of ['subscription', 'perpetual'] as const) {
     app.post(
       `/${kind}/preload`,
-      // The body may be empty (spec section 7): no discount.
-      { schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
-      async (request) => catalogue.preload(kind, request.body ?? {}, null),
+      // The body may be empty (spec section 7): no discount. A signed-in buyer's saved address sets the tax.
+      { onRequest: guards.optionalUser, schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
+      async (request) => catalogue.preload(kind, request.body ?? {}, request.authUser ? await billingContext(deps, request.authUser) : null),
     );
   }
 

@@ -3,7 +3,11 @@ import type { Subscription } from '../../../contract/subscription.js';
 import { eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
 import type { Clock } from '../../clock.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
+import { hadSubscription } from './checkout.js';
 import { AppError } from '../../errors.js';
+import type { Paddle } from '@paddle/paddle-node-sdk';
+import type { BackgroundTasks } from '../../background.js';
+import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
 import type { PortalEvent } from '../../../contract/events.js';
 
@@ -15,6 +19,9 @@ export interface WebhookDeps {
   webhookSecret: string;
   /** Told, once an event is stored, whose subscription or payment changed. */
   bus: EventBus;
+  paddle: Paddle | null;
+  /** Follow-up calls to Paddle that must not hold up the webhook's answer. */
+  background: BackgroundTasks;
 }
 
 const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
@@ -35,7 +42,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', 400, { cause: error });
   }
-  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent } | null> => {
+  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent; secondTrial?: boolean } | null> => {
     const stored = await trx
       .insertInto('webhook_events')
       .values({
@@ -52,6 +59,14 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
     return null;
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
+  if (changed?.secondTrial) {
+    // The trial is for a first subscription. Checkouts for returning subscribers are created without
+    // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends it now.
+    const subscriptionId = changed.event.id;
+    deps.background.run('end second trial', async () => {
+      await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.activate(subscriptionId));
+    });
+  }
   return { received: true };
 }
 
@@ -79,7 +94,9 @@ async function applySubscription(db: Kysely<Database>, event: PaddleEvent) {
     createdAt: data.created_at,
     asOf: event.occurred_at,
   });
-  return { userId, event: { type: 'subscription' as const, id: data.id } };
+  const secondTrial =
+    event.event_type === 'subscription.created' && data.status === 'trialing' && userId !== null && (await hadSubscription(db, userId, data.id));
+  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial };
 }
 
 /** Statuses of a transaction that is a payment (or an attempt at one), not a checkout still open. */
