@@ -75,7 +75,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     production: config.nodeEnv === 'production',
     // Paddle.js comes from Paddle's CDN and shows its checkout in a frame from Paddle's domain; the
     // offline stand-in serves both from this origin instead.
-    ...(config.billing.sandbox
+    ...(config.billing.sandbox || !config.billing.apiKey
       ? {}
       : {
           extraScriptSrc: ['https://cdn.paddle.com'],

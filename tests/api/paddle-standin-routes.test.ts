@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { startSandbox } from '../fixtures/paddle.js';
+import { startTestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
@@ -27,6 +28,23 @@ describeEachDatabase(
       expect(script.headers['content-type']).toMatch(/^text\/javascript/);
       expect(script.body).toContain('window.PaddleBillingV1 =');
       expect(script.body).not.toContain('import type');
+    });
+
+    it('keeps pages on this origin with the stand-in, and lets in Paddle’s script and checkout frame with real Paddle', async () => {
+      const standIn = String((await server().app.inject({ method: 'GET', url: '/login' })).headers['content-security-policy']);
+      expect(standIn).toContain("script-src 'self';");
+      expect(standIn).not.toContain('paddle.com');
+      const real = await startTestServer(server().kind, {
+        billing: { sandbox: false, apiKey: 'pdl_sdbx_apikey_0123456789', environment: 'sandbox', clientToken: 'test_0123456789', webhookSecret: 'pdl_ntfset_0123456789' },
+      });
+      try {
+        const csp = String((await real.app.inject({ method: 'GET', url: '/login' })).headers['content-security-policy']);
+        expect(csp).toContain("script-src 'self' https://cdn.paddle.com;");
+        expect(csp).toContain('frame-src \'self\' https://buy.paddle.com https://sandbox-buy.paddle.com;');
+        expect((await real.app.inject({ method: 'GET', url: '/paddle-sandbox/paddle.js' })).statusCode).toBe(404);
+      } finally {
+        await real.close();
+      }
     });
 
     it('lets only this origin frame the checkout page', async () => {
