@@ -82,7 +82,9 @@ function render(data: CheckoutEventsData): void {
 
   const summary = element('section', { 'aria-label': 'Order summary' });
   for (const item of data.items) {
-    summary.append(element('div', { class: 'row' }, element('span', {}, item.price_name ?? item.product.name), element('span', {}, money(item.totals.subtotal, currency))));
+    // A trial item is free today; its line shows what it will cost.
+    const subtotal = item.trial_period && item.recurring_totals ? item.recurring_totals.subtotal : item.totals.subtotal;
+    summary.append(element('div', { class: 'row' }, element('span', {}, item.price_name ?? item.product.name), element('span', {}, money(subtotal, currency))));
   }
   if (data.totals.discount > 0) summary.append(element('div', { class: 'row' }, element('span', {}, 'Discount'), element('span', {}, `−${money(data.totals.discount, currency)}`)));
   summary.append(element('div', { class: 'row' }, element('span', {}, 'Tax'), element('span', {}, money(data.totals.tax, currency))));
