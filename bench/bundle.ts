@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MODULES_REPORT, type ModulesReport } from '../scripts/bundle-report-plugin.js';
-import { ACCOUNT_LAYOUT_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
+import { ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
 
 /**
  * JavaScript weight per route, from the production build's manifest: the entry chunk and everything it
@@ -76,7 +76,7 @@ export function measureRoutes(distDir: string): RouteWeight[] {
   return ROUTES.map((route) => {
     // The entry, the screen, and one language's texts (en; de is the same size, held by the locale tests).
     const roots = ['index.html', `src/pages/${PAGE_MODULES[route.page]}.tsx`, 'locales/en/translation.json'];
-    if (route.layout === 'account') roots.push(ACCOUNT_LAYOUT_MODULE, 'locales/en/account.json');
+    if (route.layout === 'account') roots.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, 'locales/en/account.json');
     const files = closure(roots).filter((file) => file.endsWith('.js'));
     const chunks = files.map((file) => ({ file, bytes: gzipBytes(file) })).sort((a, b) => b.bytes - a.bytes);
     const packages = new Map<string, number>();

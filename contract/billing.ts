@@ -15,6 +15,7 @@ export const planSchema = z.object({
   discount: discountRef,
 });
 export const listPlansResponseSchema = z.array(planSchema);
+export type Plan = z.infer<typeof planSchema>;
 
 /** `GET /perpetual/products` (spec section 3; `custom_data.shapelabRelease` keeps Paddle's name). */
 export const perpetualProductSchema = z.object({

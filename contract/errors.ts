@@ -55,6 +55,9 @@ export const MESSAGE_KEYS = [
   'INVOICE_NOT_FOUND',
   'PRORATION_NOT_CHARGEABLE',
   'SUBSCRIPTION_CHANGE_PENDING',
+  'PRODUCT_ALREADY_OWNED',
+  /** Client-side: the payment provider's script did not load. */
+  'PAYMENT_SCRIPT_FAILED',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

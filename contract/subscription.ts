@@ -26,10 +26,14 @@ export const invoicesResponseSchema = z.array(
     invoiceNumber: z.string().nullable(),
     total: z.object({ amount: z.number().int(), currencyCode: z.string() }),
     items: z.array(z.object({ priceId: z.string().nullable(), name: z.string() })),
-    /** This portal's link, which checks ownership and forwards to the provider's PDF. */
+    /** This portal's endpoint that checks ownership and answers the provider's PDF link. */
     invoiceUrl: z.string(),
   }),
 );
+export type Invoice = z.infer<typeof invoicesResponseSchema>[number];
+
+/** `GET /subscription/billing/invoice/{transactionId}`: the provider's short-lived link to the invoice PDF. */
+export const invoiceLinkSchema = z.object({ url: z.url() });
 
 const money = z.object({ amount: z.number().int(), currencyCode: z.string() });
 

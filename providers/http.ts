@@ -130,3 +130,14 @@ export const http: HttpClient = createHttpClient({
   renewal: sessionRenewal,
   language: () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en'),
 });
+
+/**
+ * A long-lived response body from the API (the server-sent-event stream of `GET /api/events`), with the
+ * session's bearer token in the header rather than the address. Rejects when the server refuses it.
+ */
+export async function openStream(url: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const token = session.getToken();
+  const response = await globalThis.fetch(`/api${url}`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+  if (!response.ok || !response.body) throw new Error(`stream ${url}: ${response.status}`);
+  return response.body;
+}

@@ -69,6 +69,18 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.decorateRequest('authUser', null);
   // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
   app.removeContentTypeParser('text/plain');
+  // The SPA sends Content-Type application/json on every request (spec section 7), also on a POST
+  // without a body (cancel, continue): an empty JSON body is no body, not a 400. Anything else goes
+  // through Fastify's own parser, prototype-poisoning checks included.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
 
   // External plugins.
   registerSecurityHeaders(app, {

@@ -13,8 +13,19 @@ export type Language = (typeof LANGUAGES)[number];
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../locales');
 const read = (language: Language, file: string) =>
   JSON.parse(readFileSync(path.join(localesDir, language, file), 'utf8')) as Record<string, unknown>;
-/** The SPA's texts (errors included) plus the mails, which only the server needs (locales/<lng>/mail.json). */
-const load = (language: Language) => ({ ...read(language, 'translation.json'), mail: read(language, 'mail.json') });
+/**
+ * The SPA's texts (errors included; the signed-in area's errors live in account.json) plus the mails,
+ * which only the server needs (locales/<lng>/mail.json).
+ */
+const load = (language: Language) => {
+  const texts = read(language, 'translation.json');
+  const account = read(language, 'account.json');
+  return {
+    ...texts,
+    errors: { ...(texts.errors as Record<string, string>), ...(account.errors as Record<string, string>) },
+    mail: read(language, 'mail.json'),
+  };
+};
 
 const i18n = i18next.createInstance();
 void i18n.init({

@@ -64,6 +64,7 @@ export async function main(): Promise<void> {
         clock,
         dataFile: path.join(config.dataDir, 'paddle-sandbox.json'),
         delivery: config.billing.sandboxDelivery ?? 'ordered',
+        invoiceBaseUrl: `${config.appUrl}/paddle-sandbox/invoices`,
       })
     : null;
   if (paddleSandbox) config = { ...config, billing: { ...config.billing, ...sandboxBilling(paddleSandbox) } };

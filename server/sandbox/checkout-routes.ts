@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { invoicePdf } from './invoice-pdf.js';
 
 /** Where the browser finds the stand-in Paddle.js; the SPA loads it before `initializePaddle`. */
 export const SANDBOX_SCRIPT_PATH = '/paddle-sandbox/paddle.js';
@@ -160,6 +161,38 @@ export const sandboxCheckoutRoutes: FastifyPluginAsync<Options> = async (app, op
           '<title>Checkout (Paddle stand-in)</title></head><body><p>Loading checkout…</p><script src="checkout.js"></script></body></html>',
       ),
   );
+
+  // Invoice PDFs of billed transactions (Paddle's links are unguessable and short-lived; ids stand in).
+  app.get<{ Params: { id: string } }>('/invoices/:id', async (request, reply) => {
+    const match = /^(txn_[a-z0-9]{1,40})\.pdf$/.exec(request.params.id);
+    if (!match?.[1]) return reply.code(404).send({ error: { type: 'request_error', code: 'not_found', detail: 'Invoice not found' } });
+    try {
+      const txn = await sandbox<Txn & { invoice_number: string | null; billed_at: string | null }>('GET', `/transactions/${match[1]}`);
+      if (!txn.invoice_number) return reply.code(404).send({ error: { type: 'request_error', code: 'not_found', detail: 'Not billed' } });
+      const customer = txn.customer_id ? await sandbox<{ email: string }>('GET', `/customers/${txn.customer_id}`) : null;
+      const money = (minor: string | undefined) =>
+        new Intl.NumberFormat('en-US', { style: 'currency', currency: txn.currency_code }).format(Number(minor ?? '0') / 100);
+      const pdf = invoicePdf({
+        number: txn.invoice_number,
+        date: (txn.billed_at ?? '').slice(0, 10),
+        customerEmail: customer?.email ?? '',
+        lines: txn.details.line_items.map((line, index) => ({
+          name: txn.items[index]?.price.name ?? txn.items[index]?.price.description ?? line.price_id,
+          amount: money(line.totals.subtotal),
+        })),
+        tax: money(txn.details.totals.tax),
+        total: money(txn.details.totals.grand_total),
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="invoice-${txn.invoice_number}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    } catch (error) {
+      if (error instanceof SandboxCallError) return reply.code(error.status).send({ error: error.error });
+      throw error;
+    }
+  });
 
   browserCall(
     '/api/checkout',

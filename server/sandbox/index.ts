@@ -27,7 +27,7 @@ const CHAOTIC_HOLD_MS = 2000;
  * The offline stand-in for Paddle Billing: the subset of its HTTP API the server calls, reached through
  * the real SDK (its `environment` set to this base URL). Never on in production (server/config.ts).
  */
-export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null; delivery?: DeliveryMode }) {
+export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null; delivery?: DeliveryMode; invoiceBaseUrl?: string }) {
   const apiKey = `sandbox_${randomBytes(24).toString('hex')}`;
   const webhookSecret = `pdl_ntfset_${randomBytes(16).toString('hex')}`;
   const state = new SandboxState(options.dataFile);
@@ -74,7 +74,7 @@ export async function startPaddleSandbox(options: { host: string; clock: Clock; 
     }
   };
 
-  const { routes, tick } = purchases(state, options.clock, emit);
+  const { routes, tick } = purchases(state, options.clock, emit, options.invoiceBaseUrl);
   const server = createServer(createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...routes], tick));
   await new Promise<void>((resolve) => server.listen(0, options.host, resolve));
   const timer = setInterval(tick, TICK_MS);

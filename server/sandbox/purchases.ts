@@ -43,7 +43,13 @@ const MINUTE = 60_000;
  * changes prorated to the minute, cancelling at the period's end and continuing, the payment method
  * update transaction, and the webhooks Paddle sends for each.
  */
-export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): { routes: Route[]; tick: () => void } {
+export function purchases(
+  state: SandboxState,
+  clock: Clock,
+  emit: EmitEvent,
+  /** Where invoice PDFs are served (the portal's /paddle-sandbox/invoices outside tests). */
+  invoiceBaseUrl = 'https://sandbox-invoices.invalid',
+): { routes: Route[]; tick: () => void } {
   const data = state.data as typeof state.data & {
     transactions?: SandboxRecord[];
     subscriptions?: SandboxRecord[];
@@ -539,7 +545,7 @@ export function purchases(state: SandboxState, clock: Clock, emit: EmitEvent): {
         handle: (_r, [id]) => {
           const found = transaction(id as string);
           if (found.status !== 'completed' && found.status !== 'billed') throw new SandboxError(400, 'transaction_not_billed', 'No invoice before billing');
-          return { url: `https://sandbox-invoices.invalid/${found.id}.pdf` };
+          return { url: `${invoiceBaseUrl}/${found.id}.pdf` };
         },
       },
       {

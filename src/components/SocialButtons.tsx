@@ -2,7 +2,6 @@ import FacebookIcon from '@mui/icons-material/Facebook';
 import GoogleIcon from '@mui/icons-material/Google';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from './ErrorAlert.js';
@@ -26,7 +25,20 @@ export function SocialButtons() {
   };
   return (
     <Box sx={{ mt: 3 }}>
-      <Divider sx={{ mb: 2 }}>{t('pages.social.or')}</Divider>
+      {/* A text divider drawn with Box (MUI's Divider would add 1.4 KB to the sign-in pages' budget). */}
+      <Box
+        role="separator"
+        sx={{
+          mb: 2,
+          display: 'flex',
+          alignItems: 'center',
+          gap: 2,
+          color: 'text.secondary',
+          '&::before, &::after': { content: '""', flex: 1, borderTop: 1, borderColor: 'divider' },
+        }}
+      >
+        {t('pages.social.or')}
+      </Box>
       <ErrorAlert messageKey={errorKey} />
       <Box sx={{ display: 'grid', gap: 1.5 }}>
         <Button variant="outlined" size="large" startIcon={<GoogleIcon />} disabled={pending !== null} onClick={() => void start('google')}>

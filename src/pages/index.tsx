@@ -7,12 +7,19 @@ export interface PageProps {
 }
 
 type PageModule = { default: ComponentType<PageProps> };
-const modules = import.meta.glob<PageModule>('./*/*.tsx');
+/** Public screens are listed here; the signed-in frame's are listed in their own chunk (account-pages.ts). */
+const publicModules = import.meta.glob<PageModule>(['./auth/*.tsx', './public/*.tsx']);
 
 function load(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
-  const loader = modules[`./${PAGE_MODULES[name]}.tsx`];
-  if (!loader) throw new Error(`No page module for ${name}`);
-  return lazy(loader);
+  const key = `./${PAGE_MODULES[name]}.tsx`;
+  const loader = publicModules[key];
+  if (loader) return lazy(loader);
+  return lazy(async () => {
+    const { ACCOUNT_PAGE_LOADERS } = await import('./account-pages.js');
+    const accountLoader = ACCOUNT_PAGE_LOADERS[key];
+    if (!accountLoader) throw new Error(`No page module for ${name}`);
+    return accountLoader();
+  });
 }
 
 /** Screens by name, each in its own chunk so a route downloads only what it shows. */

@@ -21,12 +21,19 @@ export const PAGE_MODULES = {
   legal: 'public/LegalDocument',
   socialCallback: 'auth/SocialCallback',
   socialAccount: 'account/SocialAccount',
+  subscription: 'account/Subscription',
+  purchaseHistory: 'account/PurchaseHistory',
+  choosePlan: 'checkout/ChoosePlan',
+  checkoutNew: 'checkout/CheckoutNew',
+  purchaseSuccess: 'checkout/PurchaseSuccess',
   planned: 'public/Planned',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
 /** The lazy module of the signed-in frame (src/components/layout/AccountLayout.tsx). */
 export const ACCOUNT_LAYOUT_MODULE = 'src/components/layout/AccountLayout.tsx';
+/** The lazy list of the signed-in frame's screens (src/pages/account-pages.ts). */
+export const ACCOUNT_PAGES_MODULE = 'src/pages/account-pages.ts';
 
 export interface RouteEntry {
   /** Path without locale prefix and without leading slash; '' is the root. */
@@ -60,17 +67,17 @@ export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
   account('', 'routes.profile', 'user', 'profile'),
   account('account/profile', 'routes.profile', 'user', 'profile'),
-  account('account/subscription', 'routes.subscription'),
-  account('account/subscription/choose-plan', 'routes.choosePlan'),
+  account('account/subscription', 'routes.subscription', 'user', 'subscription'),
+  account('account/subscription/choose-plan', 'routes.choosePlan', 'user', 'choosePlan'),
   account('account/payment-options', 'routes.paymentOptions'),
   account('account/billing-info', 'routes.billingInfo'),
-  account('account/purchase-history', 'routes.purchaseHistory'),
+  account('account/purchase-history', 'routes.purchaseHistory', 'user', 'purchaseHistory'),
   account('account/device-manager', 'routes.deviceManager'),
-  account('checkout-new/:type/:priceId?', 'routes.checkoutNew'),
+  account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'user', 'checkoutNew'),
   account('sub-payment', 'routes.checkoutNew'),
   account('perpetual', 'routes.perpetualProducts'),
-  account('perpetual/success', 'routes.perpetualSuccess'),
-  account('subscription/success', 'routes.subscriptionSuccess'),
+  account('perpetual/success', 'routes.perpetualSuccess', 'user', 'purchaseSuccess'),
+  account('subscription/success', 'routes.subscriptionSuccess', 'user', 'purchaseSuccess'),
   // Redirect helpers that need a session.
   account('google/connect', 'routes.googleConnect', 'user', 'socialAccount'),
   account('facebook/connect', 'routes.facebookConnect', 'user', 'socialAccount'),

@@ -47,6 +47,20 @@ describeEachDatabase(
       }
     });
 
+    it('serves a billed transaction’s invoice as a PDF, and nothing for one not billed', async () => {
+      const customer = await paddle.paddle.customers.create({ email: `pdf-${Date.now()}@example.com` });
+      const txn = await paddle.paddle.transactions.create({ items: [{ priceId: PRICE_IDS.perpetual2025, quantity: 1 }], customerId: customer.id });
+      const early = await server().app.inject({ method: 'GET', url: `/paddle-sandbox/invoices/${txn.id}.pdf` });
+      expect(early.statusCode).toBe(404);
+      expect((await paddle.pay(txn.id, '4242424242424242')).status).toBe(200);
+      const pdf = await server().app.inject({ method: 'GET', url: `/paddle-sandbox/invoices/${txn.id}.pdf` });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.rawPayload.subarray(0, 8).toString()).toBe('%PDF-1.4');
+      expect(pdf.rawPayload.toString('latin1')).toContain('Total: $299.00');
+      expect((await server().app.inject({ method: 'GET', url: '/paddle-sandbox/invoices/../../etc.pdf' })).statusCode).toBe(404);
+    });
+
     it('lets only this origin frame the checkout page', async () => {
       const page = await server().app.inject({ method: 'GET', url: '/paddle-sandbox/checkout?txn=txn_x' });
       expect(page.statusCode).toBe(200);

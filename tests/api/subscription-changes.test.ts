@@ -245,6 +245,17 @@ describeEachDatabase(
       expect((await call(server(), 'POST', '/api/subscription/preload', 'not-a-token', { payload: {} })).statusCode).toBe(401);
     });
 
+    it('a perpetual release once bought is no longer offered, and cannot be bought again', async () => {
+      const { user } = await berliner(server(), { priceId: PRICE_IDS.perpetual2025 });
+      const { token } = await session(server(), user);
+      const products = (await call(server(), 'GET', '/api/perpetual/products', token)).json() as { prices: { id: string }[] }[];
+      expect(products.flatMap((product) => product.prices.map((price) => price.id))).toEqual([PRICE_IDS.perpetual2024]);
+      const again = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.perpetual2025 }, language: 'de' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({ messageKey: 'PRODUCT_ALREADY_OWNED', message: 'Du besitzt diese Version bereits.' });
+      expect((await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.perpetual2024 } })).statusCode).toBe(200);
+    });
+
     it('a cancellation takes effect when the period ends', async () => {
       const { user } = await berliner(server());
       const { token } = await session(server(), user);

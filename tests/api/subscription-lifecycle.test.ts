@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
-import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
+import { signIn, someClientAddress, TEST_NOW, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
@@ -87,9 +87,25 @@ describeEachDatabase(
     it('without a subscription, cancel answers SUBSCRIPTION_NOT_FOUND', async () => {
       const user = await server().createUser();
       const { access_token } = await signIn(server(), user.email, user.password);
-      const response = await call(server(), 'POST', '/api/subscription/cancel', access_token);
+      // As the SPA sends it (spec section 7): Content-Type application/json, and no body.
+      const response = await server().app.inject({
+        method: 'POST',
+        url: '/api/subscription/cancel',
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        remoteAddress: someClientAddress(),
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().messageKey).toBe('SUBSCRIPTION_NOT_FOUND');
+      // A body that is there must still be JSON, and safe.
+      for (const payload of ['{"broken"', '{"__proto__":{"admin":true}}']) {
+        const refused = await server().app.inject({
+          method: 'POST',
+          url: '/api/subscription/cancel',
+          payload,
+          headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        });
+        expect(refused.statusCode).toBe(400);
+      }
     });
 
     it('lists the user’s invoices, and only the owner gets the invoice PDF', async () => {
@@ -106,8 +122,8 @@ describeEachDatabase(
         }),
       ]);
       const pdf = await call(server(), 'GET', `/api/subscription/billing/invoice/${transactionId}`, token);
-      expect(pdf.statusCode).toBe(302);
-      expect(pdf.headers.location).toMatch(new RegExp(`${transactionId}\\.pdf$`));
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.json().url).toMatch(new RegExp(`${transactionId}\\.pdf$`));
 
       const stranger = await server().createUser();
       const { access_token } = await signIn(server(), stranger.email, stranger.password);

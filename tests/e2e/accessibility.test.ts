@@ -68,6 +68,8 @@ for (const prefix of ['/en', '/de']) {
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
         }
+        // The live event stream stays open by design, so a page holding it never goes network-idle.
+        await context.route('**/api/events', (route) => route.abort());
         const found: string[] = [];
         for (const route of routes) {
           await visit(page, route, prefix);

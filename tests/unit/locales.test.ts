@@ -33,6 +33,7 @@ const withAccount = (texts: typeof en, account: typeof enAccount) => ({
   routes: { ...texts.routes, ...account.routes },
   header: { ...texts.header, ...account.header },
   pages: { ...texts.pages, ...account.pages },
+  errors: { ...texts.errors, ...account.errors },
 });
 const LOCALES = {
   en: leaves({ ...withAccount(en, enAccount), mail: enMail }),

@@ -15,9 +15,6 @@ describe('route table (spec section 2)', () => {
       'account/billing-info',
       'account/device-manager',
       'account/payment-options',
-      'account/purchase-history',
-      'account/subscription',
-      'account/subscription/choose-plan',
       'admin/analytics',
       'admin/analytics/android',
       'admin/analytics/metapc-store',
@@ -28,14 +25,11 @@ describe('route table (spec section 2)', () => {
       'admin/cohort',
       'admin/shapelab-lite',
       'admin/users',
-      'checkout-new/:type/:priceId?',
       'checkout/:type/:tab/:priceId?',
       'paypal/cancel',
       'paypal/return',
       'perpetual',
-      'perpetual/success',
       'sub-payment',
-      'subscription/success',
     ]);
   });
 

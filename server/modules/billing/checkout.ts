@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CheckoutResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
 import type { Catalogue } from './catalogue.js';
 import { billingContext, customerIdFor, type CustomerDeps } from './customers.js';
@@ -11,6 +12,18 @@ export async function hadSubscription(db: Kysely<Database>, userId: string, exce
   let query = db.selectFrom('subscriptions').select('id').where('user_id', '=', userId);
   if (except) query = query.where('id', '!=', except);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** The products of the user's completed one-off purchases (recorded from `transaction.completed`). */
+export async function ownedProductIds(db: Kysely<Database>, userId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select('items')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'completed')
+    .where('subscription_id', 'is', null)
+    .execute();
+  return new Set(rows.flatMap((row) => (JSON.parse(row.items) as { productId: string }[]).map((item) => item.productId)));
 }
 
 /**
@@ -26,6 +39,7 @@ export async function createCheckout(
   input: { priceId: string; discountId?: string | null | undefined },
 ): Promise<CheckoutResponse> {
   const { price, kind } = await catalogue.price(input.priceId);
+  if (kind === 'perpetual' && (await ownedProductIds(deps.db, user.id)).has(price.productId)) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
   const discount = input.discountId ? await catalogue.discountById(input.discountId) : null;
   const customerId = await customerIdFor(deps, user);
   const context = await billingContext(deps, user);

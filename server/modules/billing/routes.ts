@@ -17,7 +17,7 @@ import {
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
-import { createCheckout, hadSubscription } from './checkout.js';
+import { createCheckout, hadSubscription, ownedProductIds } from './checkout.js';
 import { billingContext, billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
@@ -41,9 +41,11 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
     async (request) => createCheckout(deps, catalogue, currentUser(request), request.body),
   );
 
-  app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async () =>
-    catalogue.perpetualProducts(),
-  );
+  // A release the user already owns is not offered again (spec section 4: owned products are hidden).
+  app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async (request) => {
+    const owned = await ownedProductIds(deps.db, currentUser(request).id);
+    return (await catalogue.perpetualProducts()).filter((product) => !owned.has(product.id));
+  });
 
   for (const kind of ['subscription', 'perpetual'] as const) {
     app.post(

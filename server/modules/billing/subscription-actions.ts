@@ -190,7 +190,7 @@ export async function invoiceLink(deps: ActionDeps, user: UserWithRoles, transac
       const transaction = await paddle.transactions.get(transactionId);
       // Someone else's transaction answers exactly like a missing one.
       if (transaction.customerId !== customerId) throw new AppError('INVOICE_NOT_FOUND', 404);
-      return (await paddle.transactions.getInvoicePDF(transactionId)).url;
+      return (await paddle.transactions.getInvoicePDF(transactionId, { disposition: 'attachment' })).url;
     },
     'INVOICE_NOT_FOUND',
   );

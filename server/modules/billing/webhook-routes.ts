@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  invoiceLinkSchema,
   invoicesResponseSchema,
   paymentMethodTransactionSchema,
   planChangePreviewSchema,
@@ -66,10 +67,14 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & Act
     invoices(deps, currentUser(request)),
   );
 
+  // The PDF link is Paddle's, short-lived: the SPA asks for it when the user clicks, then opens it.
   app.get(
     '/subscription/billing/invoice/:transactionId',
-    { onRequest: guards.user, schema: { params: z.object({ transactionId: z.string().regex(/^txn_[a-z0-9]{1,40}$/) }) } },
-    async (request, reply) => reply.redirect(await invoiceLink(deps, currentUser(request), request.params.transactionId), 302),
+    {
+      onRequest: guards.user,
+      schema: { params: z.object({ transactionId: z.string().regex(/^txn_[a-z0-9]{1,40}$/) }), response: { 200: invoiceLinkSchema } },
+    },
+    async (request) => ({ url: await invoiceLink(deps, currentUser(request), request.params.transactionId) }),
   );
 
   await app.register(async (webhooks) => {

@@ -1,0 +1,80 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import type { Invoice, Subscription } from '../../../contract/subscription.js';
+import { billingApi } from '../../billing/api.js';
+import { useEventStream } from '../../billing/useEventStream.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+
+export const HELP_CENTRE_URL = 'https://help.shapelab.app';
+export const DOWNLOAD_URL = 'https://shapelab.app/download';
+
+/**
+ * `subscription/success` and `perpetual/success` (spec section 2): the download, the help centre and the
+ * way back to the profile; meanwhile the page waits, through the event stream, for the provider's
+ * webhook and then shows what was granted.
+ */
+export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language, localize } = useLocale();
+  const perpetual = useLocation().pathname.endsWith('/perpetual/success');
+  const [subscription, setSubscription] = useState<Subscription | null>(null);
+  const [purchase, setPurchase] = useState<Invoice | null>(null);
+
+  const check = useCallback(async () => {
+    if (perpetual) {
+      const [latest] = await billingApi.invoices();
+      if (latest && latest.items.some((item) => item.priceId) && latest.total.amount > 0) setPurchase(latest);
+    } else {
+      const found = await billingApi.subscription();
+      if (found && found.status !== 'canceled') setSubscription(found);
+    }
+  }, [perpetual]);
+
+  useEffect(() => {
+    void check().catch(() => undefined);
+  }, [check]);
+  useEventStream(() => void check().catch(() => undefined));
+
+  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const granted = perpetual ? purchase !== null : subscription !== null;
+
+  return (
+    <PageCard title={t(titleKey)} testId="purchase-success">
+      {granted ? (
+        <Alert severity="success" sx={{ mb: 2 }} role="status" data-testid="granted">
+          {perpetual
+            ? t('pages.success.licence', { name: purchase?.items[0]?.name ?? '' })
+            : subscription?.status === 'trialing'
+              ? t('pages.success.trial', { date: date(subscription.trialEndsAt) })
+              : t('pages.success.subscription', { plan: t(subscription?.interval === 'year' ? 'pages.choosePlan.yearly' : 'pages.choosePlan.monthly') })}
+        </Alert>
+      ) : (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2 }} role="status">
+          <CircularProgress size={24} aria-hidden />
+          <Typography>{t('pages.success.waiting')}</Typography>
+        </Box>
+      )}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+        <Button variant="contained" href={DOWNLOAD_URL}>
+          {t('pages.success.download')}
+        </Button>
+        <Button component={RouterLink} to={localize('/account/profile')}>
+          {t('pages.success.backToProfile')}
+        </Button>
+      </Box>
+      <Typography sx={{ mt: 2 }}>
+        <Link href={HELP_CENTRE_URL} target="_blank" rel="noopener">
+          {t('pages.success.help')}
+        </Link>
+      </Typography>
+    </PageCard>
+  );
+}

@@ -1,0 +1,186 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+
+/**
+ * Buying and managing a subscription in Chromium on the Paddle stand-in (issue "Buying in the browser"):
+ * choose the monthly plan, a declined card grants nothing, the test card starts the trial, the success
+ * page hears of it through the event stream, and the subscription page switches to yearly (after seeing
+ * the charge), cancels (with the end date) and continues.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXTS = {
+  en: {
+    signIn: /^Sign in$/,
+    choosePlan: 'Choose a plan',
+    chooseMonthly: 'Choose Monthly',
+    twoMonthsFree: 'Two months free',
+    monthlyPrice: '$19.99',
+    yearlyPrice: '$199.90',
+    dueToday: '$0.00',
+    declined: 'The payment was declined. Try another card.',
+    trialStarted: (date: string) => `Your free trial has started. It ends on ${date}.`,
+    daysLeft: (days: number) => `${days} days`,
+    switchToYearly: 'Switch to yearly',
+    switchCharge: (date: string) => `You will be charged $199.90, including $0.00 tax, when your trial ends on ${date}.`,
+    confirmSwitch: 'Confirm switch',
+    yearly: 'Yearly',
+    cancel: 'Cancel subscription',
+    cancelText: (date: string) => `stays active until ${date}`,
+    continue: 'Continue subscription',
+    statusCancelling: 'Cancelled, active until the end of the period',
+    statusTrial: 'Free trial',
+    perpetual: 'Perpetual licence',
+    perpetualTotal: '$299.00',
+    discountedTotal: '$239.20',
+    addDiscount: 'Add discount code',
+    discountCode: 'Discount code',
+    apply: 'Apply',
+    expired: 'This discount code has expired.',
+    licence: 'Your licence for Shapelab 2025 perpetual licence is ready.',
+    download: /^Download invoice SBX-/,
+  },
+  de: {
+    signIn: /^Anmelden$/,
+    choosePlan: 'Tarif wählen',
+    chooseMonthly: 'Monatlich wählen',
+    twoMonthsFree: 'Zwei Monate gratis',
+    monthlyPrice: '19,99\u00a0$',
+    yearlyPrice: '199,90\u00a0$',
+    dueToday: '0,00\u00a0$',
+    declined: 'Die Zahlung wurde abgelehnt. Versuche es mit einer anderen Karte.',
+    trialStarted: (date: string) => `Dein kostenloser Testzeitraum hat begonnen. Er endet am ${date}.`,
+    daysLeft: (days: number) => `${days} Tage`,
+    switchToYearly: 'Zu jährlich wechseln',
+    switchCharge: (date: string) => `Dir werden 199,90\u00a0$ berechnet, inklusive 0,00\u00a0$ Steuer, wenn dein Testzeitraum am ${date} endet.`,
+    confirmSwitch: 'Wechsel bestätigen',
+    yearly: 'Jährlich',
+    cancel: 'Abonnement kündigen',
+    cancelText: (date: string) => `bleibt bis zum ${date} aktiv`,
+    continue: 'Abonnement fortsetzen',
+    statusCancelling: 'Gekündigt, aktiv bis zum Ende des Zeitraums',
+    statusTrial: 'Kostenloser Testzeitraum',
+    perpetual: 'Dauerlizenz',
+    perpetualTotal: '299,00\u00a0$',
+    discountedTotal: '239,20\u00a0$',
+    addDiscount: 'Rabattcode hinzufügen',
+    discountCode: 'Rabattcode',
+    apply: 'Anwenden',
+    expired: 'Dieser Rabattcode ist abgelaufen.',
+    licence: 'Deine Lizenz für Shapelab 2025 perpetual licence ist bereit.',
+    download: /^Rechnung SBX-.* herunterladen$/,
+  },
+} as const;
+
+async function payWith(page: Page, card: string) {
+  const checkout = page.frameLocator('iframe.paddle-frame');
+  await checkout.getByLabel('Card number').fill(card);
+  await checkout.getByLabel('Expiry date').fill('12/30');
+  await checkout.getByLabel('Security code').fill('123');
+  await checkout.getByLabel('Name on card').fill('E2E Buyer');
+  await checkout.getByRole('button', { name: /^Pay/ }).click();
+}
+
+for (const language of ['en', 'de'] as const) {
+  const texts = TEXTS[language];
+
+  describe(`subscription in Chromium (${language})`, () => {
+    it('buys the monthly plan with a trial, then switches to yearly, cancels and continues', async () => {
+      const user = await createVerifiedUser(language);
+      const { page, errors } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
+      await page.goto(url(`/${language}/account/subscription/choose-plan`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.choosePlan }));
+      await shown(page.getByText(texts.twoMonthsFree));
+      await shown(page.getByText(texts.yearlyPrice));
+      await page.getByRole('link', { name: texts.chooseMonthly }).click();
+
+      await page.waitForURL(/\/checkout-new\/subscription\/pri_/);
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.dueToday);
+      expect(await page.getByTestId('checkout-subtotal').textContent()).toBe(texts.monthlyPrice);
+
+      await payWith(page, '4000 0000 0000 0002');
+      await shown(page.getByText(texts.declined));
+      expect(page.url()).toMatch(/\/checkout-new\//);
+
+      await payWith(page, '4242 4242 4242 4242');
+      await page.waitForURL(new RegExp(`/${language}/subscription/success$`));
+      // Dates come from the server (whose development clock other tests may have moved), shown as the page formats them.
+      const trialEndsAt = await page.evaluate(async () => {
+        const response = await fetch('/api/subscription/user', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
+        return ((await response.json()) as { trialEndsAt: string }).trialEndsAt;
+      });
+      const trialEnd = new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(trialEndsAt));
+      await shown(page.getByTestId('granted').getByText(texts.trialStarted(trialEnd)));
+
+      await page.goto(url(`/${language}/account/subscription`));
+      await shown(page.getByText(texts.daysLeft(Math.ceil((Date.parse(trialEndsAt) - Date.now()) / 86_400_000))));
+      await shown(page.getByText(texts.statusTrial, { exact: true }));
+
+      await page.getByRole('button', { name: texts.switchToYearly }).click();
+      const switchDialog = page.getByRole('dialog');
+      await shown(switchDialog.getByText(texts.switchCharge(trialEnd)));
+      await switchDialog.getByRole('button', { name: texts.confirmSwitch }).click();
+      await shown(page.getByText(texts.yearly, { exact: true }));
+
+      await page.getByRole('button', { name: texts.cancel }).click();
+      const cancelDialog = page.getByRole('dialog');
+      await shown(cancelDialog.getByText(texts.cancelText(trialEnd), { exact: false }));
+      await cancelDialog.getByRole('button', { name: texts.cancel }).click();
+      await shown(page.getByText(texts.statusCancelling));
+
+      await page.getByRole('button', { name: texts.continue }).click();
+      await shown(page.getByText(texts.statusTrial, { exact: true }));
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('buys a perpetual release with a discount code; it is hidden afterwards and its invoice downloads', async () => {
+      const user = await createVerifiedUser(language);
+      const { page, errors } = await newPage(browser);
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
+      await page.goto(url(`/${language}/checkout-new/subscription`));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await page.getByRole('button', { name: texts.perpetual }).click();
+      await page.waitForURL(/\/checkout-new\/perpetual$/);
+      await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.perpetualTotal);
+
+      await page.getByRole('button', { name: texts.addDiscount }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel(texts.discountCode).fill('SUMMER2023');
+      await dialog.getByRole('button', { name: texts.apply }).click();
+      await shown(dialog.getByText(texts.expired));
+      await dialog.getByLabel(texts.discountCode).fill('WELCOME20');
+      await dialog.getByRole('button', { name: texts.apply }).click();
+      await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.discountedTotal);
+
+      await payWith(page, '4000 0000 0000 0002');
+      await shown(page.getByText(texts.declined));
+      await payWith(page, '4242 4242 4242 4242');
+      await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
+      await shown(page.getByTestId('granted').getByText(texts.licence));
+
+      await page.goto(url(`/${language}/checkout-new/perpetual`));
+      await shown(page.getByRole('radiogroup'));
+      expect(await page.getByRole('radio').count()).toBe(1);
+      expect(await page.getByText('Shapelab 2025', { exact: false }).count()).toBe(0);
+
+      await page.goto(url(`/${language}/account/purchase-history`));
+      await shown(page.getByRole('cell', { name: texts.discountedTotal }));
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: texts.download }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^invoice-SBX-\d+\.pdf$/);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  });
+}
