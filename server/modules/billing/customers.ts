@@ -1,8 +1,7 @@
 import { ApiError, type CountryCode, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { BillingInfo } from '../../../contract/billing.js';
-import { isKnownRegion } from '../../../contract/countries.js';
-import { EU_COUNTRIES, isVatNumberFormat } from '../../../contract/vat.js';
+import { normalizeVat, regionProblems } from '../../../contract/billing-validation.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -21,7 +20,6 @@ async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
 
 /**
  * The user's customer at Paddle, created on first use (`GET /subscription/paddle/customer`). One per
@@ -88,11 +86,10 @@ export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles,
   const current = await billingInfo(deps, user);
   const next = { ...current, ...changes };
   const country = next.country?.toUpperCase() ?? null;
-  const vat = next.vatNumber?.replace(/[\s.-]/g, '').toUpperCase() || null;
-  const invalid =
-    (country !== null && !isKnownRegion(country)) ||
-    (next.postalCode ? !POSTAL_CODE.test(next.postalCode) : false) ||
-    (vat !== null && (vat.length < 2 || !next.company || (country !== null && EU_COUNTRIES.has(country) && !isVatNumberFormat(country, vat))));
+  const vat = normalizeVat(next.vatNumber);
+  // The screens ask for country and postal code; the API keeps accepting partial updates of what is set.
+  const problems = regionProblems(next, { business: false });
+  const invalid = Object.entries(problems).some(([field, problem]) => problem !== 'required' || (field !== 'country' && field !== 'postalCode'));
   if (invalid) throw new AppError('INVALID_REGION_OR_VAT', 400);
 
   const customerId = await customerIdFor(deps, user);

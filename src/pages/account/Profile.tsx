@@ -13,17 +13,17 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useGetIdentity, useInvalidateAuthStore, useUpdate, type HttpError } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { ProfileUpdate } from '../../../contract/account.js';
-import { COUNTRY_CODES } from '../../../contract/countries.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi, authProvider, http } from '../../../providers/index.js';
+import { useCountryOptions } from '../../components/countries.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { goToProvider, type SocialProvider } from '../../components/social.js';
@@ -53,32 +53,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       {children}
     </Box>
   );
-}
-
-/**
- * The country options, named in the reader's language and sorted by name. Naming some 250 regions takes
- * a noticeable moment on a slow phone, so until the list is wanted (`all`) only the chosen one is there.
- */
-function useCountryOptions(language: string, all: boolean, selected: string) {
-  const full = useMemo(() => {
-    if (!all) return null;
-    const names = new Intl.DisplayNames([language], { type: 'region' });
-    const collator = new Intl.Collator(language);
-    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code }))
-      .sort((a, b) => collator.compare(a.name, b.name))
-      .map(({ code, name }) => (
-        <option key={code} value={code}>
-          {name}
-        </option>
-      ));
-  }, [language, all]);
-  if (full) return full;
-  if (!selected) return [];
-  return [
-    <option key={selected} value={selected}>
-      {new Intl.DisplayNames([language], { type: 'region' }).of(selected) ?? selected}
-    </option>,
-  ];
 }
 
 /** Personal details: Refine's form over `GET/PATCH /users/me`. */

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
+import { BillingAddressForm } from '../../billing/BillingAddressForm.js';
 import { createCheckoutDispatcher, type CheckoutHandlers } from '../../billing/checkout-events.js';
 import { formatPrice, toMinor } from '../../billing/money.js';
 import { listenToPaddle, loadPaddle } from '../../billing/paddle.js';
@@ -87,6 +88,9 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
   const [error, setError] = useState<string | null>(null);
   const [providerError, setProviderError] = useState<string | null>(null);
   const [dialog, setDialog] = useState(false);
+  const [regionDialog, setRegionDialog] = useState(false);
+  // Bumped when the buyer's address or business changes: the transaction (and its tax) is made again.
+  const [customerVersion, setCustomerVersion] = useState(0);
   const opened = useRef(false);
 
   const selected = useMemo(() => options?.find((option) => option.priceId === params.priceId) ?? options?.[0] ?? null, [options, params.priceId]);
@@ -163,7 +167,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
     return () => {
       cancelled = true;
     };
-  }, [selected, discountId, language]);
+  }, [selected, discountId, language, customerVersion]);
 
   useEffect(
     () => () => {
@@ -243,6 +247,9 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
             {discount !== 'default' && (
               <Button onClick={() => setDiscount('default')}>{t('pages.checkout.removeDiscount')}</Button>
             )}
+            <Button variant="outlined" onClick={() => setRegionDialog(true)}>
+              {t('pages.checkout.regionAndVat')}
+            </Button>
           </Box>
         </Paper>
         <Box>
@@ -262,6 +269,21 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
           setDialog(false);
         }}
       />
+      <Dialog open={regionDialog} onClose={() => setRegionDialog(false)} aria-labelledby="region-title" fullWidth maxWidth="sm">
+        <DialogTitle id="region-title">{t('pages.checkout.regionAndVat')}</DialogTitle>
+        <DialogContent>
+          <Box sx={{ pt: 1 }}>
+            <BillingAddressForm
+              business
+              onCancel={() => setRegionDialog(false)}
+              onSaved={() => {
+                setRegionDialog(false);
+                setCustomerVersion((n) => n + 1);
+              }}
+            />
+          </Box>
+        </DialogContent>
+      </Dialog>
       <Backdrop open={loading} sx={{ zIndex: (theme) => theme.zIndex.modal + 1, flexDirection: 'column', gap: 2, color: '#fff' }}>
         <CircularProgress size={80} color="primary" aria-label={t('pages.checkout.retrieving')} />
         <Typography role="status">{t('pages.checkout.retrieving')}</Typography>

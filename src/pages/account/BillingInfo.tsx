@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+import { BillingAddressForm } from '../../billing/BillingAddressForm.js';
+import { PageCard } from '../../components/PageCard.js';
+
+/** `/account/billing-info` (spec section 2): the billing address, company and VAT number, validated. */
+export default function BillingInfoPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <PageCard title={t(titleKey)} testId="billing-info">
+      <BillingAddressForm business={false} />
+    </PageCard>
+  );
+}
