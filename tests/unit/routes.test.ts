@@ -24,11 +24,9 @@ describe('route table (spec section 2)', () => {
       'admin/cohort',
       'admin/shapelab-lite',
       'admin/users',
-      'checkout/:type/:tab/:priceId?',
       'paypal/cancel',
       'paypal/return',
       'perpetual',
-      'sub-payment',
     ]);
   });
 

@@ -26,7 +26,14 @@ interface SignInValues {
  * The sign-in form shared by /login and /admin/login: email and password with the validation texts of
  * spec section 5, remember me for users, and the server's error translated by its messageKey.
  */
-export function SignInForm(props: { admin: boolean; title: string; submitLabel: string; footer?: ReactNode }) {
+export function SignInForm(props: {
+  admin: boolean;
+  title: string;
+  submitLabel: string;
+  footer?: ReactNode;
+  /** Where to go once signed in (the external checkout continues to its stored checkout). */
+  returnTo?: string;
+}) {
   const { t } = useTranslation();
   const { localize } = useLocale();
   const navigate = useNavigate();
@@ -54,7 +61,7 @@ export function SignInForm(props: { admin: boolean; title: string; submitLabel: 
       setErrorKey(failure);
       return;
     }
-    const fallback = props.admin ? '/admin/users' : '/';
+    const fallback = props.returnTo ?? (props.admin ? '/admin/users' : '/');
     navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   });
 
