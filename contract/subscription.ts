@@ -60,3 +60,12 @@ export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;
 export const paymentMethodTransactionSchema = z.object({ transactionId: z.string() });
 
 export const subscriptionIdParamsSchema = z.object({ subscriptionId: z.string().regex(/^sub_[a-z0-9]{1,40}$/) });
+
+/** `GET /subscription/payment-method`: how the subscription is paid (its latest captured payment). */
+export const paymentMethodSchema = z
+  .object({
+    type: z.string(),
+    card: z.object({ brand: z.string(), last4: z.string(), expiryMonth: z.number().int(), expiryYear: z.number().int() }).nullable(),
+  })
+  .nullable();
+export type PaymentMethod = NonNullable<z.infer<typeof paymentMethodSchema>>;

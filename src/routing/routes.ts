@@ -26,6 +26,8 @@ export const PAGE_MODULES = {
   billingInfo: 'account/BillingInfo',
   externalCheckout: 'auth/ExternalCheckout',
   subPayment: 'checkout/SubPayment',
+  paymentOptions: 'account/PaymentOptions',
+  paypalReturn: 'checkout/PayPalReturn',
   choosePlan: 'checkout/ChoosePlan',
   checkoutNew: 'checkout/CheckoutNew',
   purchaseSuccess: 'checkout/PurchaseSuccess',
@@ -72,7 +74,7 @@ export const ROUTES: RouteEntry[] = [
   account('account/profile', 'routes.profile', 'user', 'profile'),
   account('account/subscription', 'routes.subscription', 'user', 'subscription'),
   account('account/subscription/choose-plan', 'routes.choosePlan', 'user', 'choosePlan'),
-  account('account/payment-options', 'routes.paymentOptions'),
+  account('account/payment-options', 'routes.paymentOptions', 'user', 'paymentOptions'),
   account('account/billing-info', 'routes.billingInfo', 'user', 'billingInfo'),
   account('account/purchase-history', 'routes.purchaseHistory', 'user', 'purchaseHistory'),
   account('account/device-manager', 'routes.deviceManager'),
@@ -85,8 +87,8 @@ export const ROUTES: RouteEntry[] = [
   account('google/connect', 'routes.googleConnect', 'user', 'socialAccount'),
   account('facebook/connect', 'routes.facebookConnect', 'user', 'socialAccount'),
   account('facebook/disconnect', 'routes.facebookDisconnect', 'user', 'socialAccount'),
-  account('paypal/return', 'routes.paypalReturn'),
-  account('paypal/cancel', 'routes.paypalCancel'),
+  account('paypal/return', 'routes.paypalReturn', 'user', 'paypalReturn'),
+  account('paypal/cancel', 'routes.paypalCancel', 'user', 'paypalReturn'),
 
   // Public pages.
   publicPage('terms', 'routes.terms', 'public', 'legal'),

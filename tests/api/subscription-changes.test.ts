@@ -159,6 +159,8 @@ describeEachDatabase(
         expect(refused.json().message).toMatch(language === 'en' ? /^The prorated amount cannot be charged right now/ : /^Der anteilige Betrag kann gerade nicht/);
       }
 
+      const method = async () => (await call(server(), 'GET', '/api/subscription/payment-method', token)).json();
+      expect(await method()).toEqual({ type: 'card', card: { brand: 'visa', last4: '0341', expiryMonth: 12, expiryYear: 2030 } });
       const update = await call(server(), 'POST', '/api/subscription/payment-method', token);
       expect(update.statusCode, update.body).toBe(200);
       const declined = await paddle.pay(update.json().transactionId, TEST_CARDS.declined);
@@ -166,6 +168,7 @@ describeEachDatabase(
       expect((await paddle.pay(update.json().transactionId, TEST_CARDS.success)).status).toBe(200);
       await paddle.sandbox.flush();
       expect(await subscription()).toMatchObject({ status: 'active', nextBilledAt: '2027-01-06T10:00:00.000Z' });
+      expect((await method()).card.last4).toBe('4242');
       expect((await payments(server(), user.id)).find((p) => p.origin === 'subscription_recurring')).toMatchObject({ status: 'completed', grandTotal: withVat(1999) });
     });
 

@@ -37,6 +37,12 @@ const TEXTS = {
     continue: 'Continue subscription',
     statusCancelling: 'Cancelled, active until the end of the period',
     statusTrial: 'Free trial',
+    paymentOptions: 'Payment options',
+    card4242: 'VISA card ending in 4242, expires 12/2030',
+    card0341: 'VISA card ending in 0341, expires 12/2030',
+    updatePayment: 'Update payment method',
+    paymentUpdated: 'Your payment method is updated.',
+    notFound: 'Subscription not found.',
     perpetual: 'Perpetual licence',
     perpetualTotal: '$299.00',
     discountedTotal: '$239.20',
@@ -67,6 +73,12 @@ const TEXTS = {
     continue: 'Abonnement fortsetzen',
     statusCancelling: 'Gekündigt, aktiv bis zum Ende des Zeitraums',
     statusTrial: 'Kostenloser Testzeitraum',
+    paymentOptions: 'Zahlungsoptionen',
+    card4242: 'VISA-Karte mit Endziffern 4242, gültig bis 12/2030',
+    card0341: 'VISA-Karte mit Endziffern 0341, gültig bis 12/2030',
+    updatePayment: 'Zahlungsmethode ändern',
+    paymentUpdated: 'Deine Zahlungsmethode wurde geändert.',
+    notFound: 'Abonnement nicht gefunden.',
     perpetual: 'Dauerlizenz',
     perpetualTotal: '299,00\u00a0$',
     discountedTotal: '239,20\u00a0$',
@@ -140,6 +152,25 @@ for (const language of ['en', 'de'] as const) {
 
       await page.getByRole('button', { name: texts.continue }).click();
       await shown(page.getByText(texts.statusTrial, { exact: true }));
+
+      await page.goto(url(`/${language}/account/payment-options`));
+      await shown(page.getByTestId('payment-method').getByText(texts.card4242));
+      await page.getByRole('button', { name: texts.updatePayment }).click();
+      await payWith(page, '4000 0000 0000 0341');
+      await shown(page.getByText(texts.paymentUpdated));
+      await shown(page.getByTestId('payment-method').getByText(texts.card0341));
+
+      // Back from PayPal: the subscription is approved and shown; someone else's id is refused, translated.
+      const subscriptionId = await page.evaluate(async () => {
+        const response = await fetch('/api/subscription/user', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
+        return ((await response.json()) as { id: string }).id;
+      });
+      await page.goto(url(`/${language}/paypal/return?subscriptionId=${subscriptionId}`));
+      await page.waitForURL(new RegExp(`/${language}/account/subscription$`));
+      await shown(page.getByText(texts.statusTrial, { exact: true }));
+      await page.goto(url(`/${language}/paypal/return?subscriptionId=sub_01h000000000000000000000zz`));
+      await page.waitForURL(new RegExp(`/${language}/account/subscription$`));
+      await shown(page.getByRole('alert').getByText(texts.notFound));
       expect(errors).toEqual([]);
       await page.context().close();
     });

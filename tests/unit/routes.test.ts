@@ -13,7 +13,6 @@ describe('route table (spec section 2)', () => {
     // Remove a path here when the issue that builds its screen lands.
     expect([...plannedRoutes()].sort()).toEqual([
       'account/device-manager',
-      'account/payment-options',
       'admin/analytics',
       'admin/analytics/android',
       'admin/analytics/metapc-store',
@@ -24,8 +23,6 @@ describe('route table (spec section 2)', () => {
       'admin/cohort',
       'admin/shapelab-lite',
       'admin/users',
-      'paypal/cancel',
-      'paypal/return',
       'perpetual',
     ]);
   });

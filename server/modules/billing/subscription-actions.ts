@@ -1,6 +1,6 @@
 import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
-import type { PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -141,6 +141,25 @@ export async function paymentMethodTransaction(deps: ActionDeps, user: UserWithR
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   const transaction = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.getPaymentMethodChangeTransaction(subscription.id), 'SUBSCRIPTION_NOT_FOUND');
   return { transactionId: transaction.id };
+}
+
+/** How the subscription is paid: the method of its latest captured payment, or null before the first. */
+export async function paymentMethodOf(deps: ActionDeps, user: UserWithRoles): Promise<PaymentMethod | null> {
+  const subscription = await current(deps, user);
+  const transactions = await callPaddle(deps.paddle, (paddle) =>
+    all(paddle.transactions.list({ subscriptionId: [subscription.id], status: ['completed', 'paid'] })),
+  );
+  const newestFirst = transactions.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+  for (const transaction of newestFirst) {
+    const captured = [...(transaction.payments ?? [])].reverse().find((payment) => payment.status === 'captured' && payment.methodDetails);
+    const details = captured?.methodDetails;
+    if (!details) continue;
+    return {
+      type: details.type,
+      card: details.card ? { brand: details.card.type, last4: details.card.last4, expiryMonth: details.card.expiryMonth, expiryYear: details.card.expiryYear } : null,
+    };
+  }
+  return null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   invoiceLinkSchema,
   invoicesResponseSchema,
+  paymentMethodSchema,
   paymentMethodTransactionSchema,
   planChangePreviewSchema,
   planChangeRequestSchema,
@@ -19,6 +20,7 @@ import {
   continueSubscription,
   invoiceLink,
   invoices,
+  paymentMethodOf,
   paymentMethodTransaction,
   previewPlanChange,
   type ActionDeps,
@@ -51,6 +53,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & Act
     '/subscription/change',
     { onRequest: guards.user, schema: { body: planChangeRequestSchema, response: { 200: subscriptionSchema } } },
     async (request) => changePlan(deps, catalogue, currentUser(request), request.body.interval),
+  );
+
+  app.get('/subscription/payment-method', { onRequest: guards.user, schema: { response: { 200: paymentMethodSchema } } }, async (request) =>
+    paymentMethodOf(deps, currentUser(request)),
   );
 
   app.post('/subscription/payment-method', { onRequest: guards.user, schema: { response: { 200: paymentMethodTransactionSchema } } }, async (request) =>

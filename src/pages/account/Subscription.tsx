@@ -10,7 +10,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import type { PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
@@ -40,7 +40,8 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const [subscription, setSubscription] = useState<Subscription | null | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
+  // A failure on the way here (the PayPal return's approval) is shown on arrival.
+  const [error, setError] = useState<string | null>((useLocation().state as { messageKey?: string } | null)?.messageKey ?? null);
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
