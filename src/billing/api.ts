@@ -9,7 +9,8 @@ export const billingApi = {
   perpetualProducts: () => http<PerpetualProduct[]>('/perpetual/products'),
   subscription: () => http<Subscription | null>('/subscription/user'),
   checkout: (priceId: string, discountId: string | null) => http<CheckoutResponse>('/paddle/checkout', { method: 'POST', body: { priceId, discountId } }),
-  discountByCode: (code: string) => http<Discount>(`/perpetual/discount-object-by-code/?discountCode=${encodeURIComponent(code)}`),
+  discountByCode: (code: string, humbleBundle = false) =>
+    http<Discount>(`/perpetual/discount-object-by-code/?discountCode=${encodeURIComponent(code)}${humbleBundle ? '&humbleBundle=true' : ''}`),
   cancel: () => http<Subscription>('/subscription/cancel', { method: 'POST' }),
   continue: () => http<Subscription>('/subscription/continue', { method: 'POST' }),
   previewChange: (interval: 'month' | 'year') => http<PlanChangePreview>('/subscription/change/preview', { method: 'POST', body: { interval } }),

@@ -9,6 +9,8 @@ export interface CheckoutHandlers {
   paymentFailed?(data: CheckoutEventsData | undefined): void;
   completed?(data: CheckoutEventsData): void;
   closed?(): void;
+  /** A warning on what was entered (a discount that no longer applies): the discount goes back to the default. */
+  warning?(warning: { code: string; detail: string }): void;
   /** A checkout or payment error: Paddle's code and detail. */
   error?(error: { code: string; detail: string }): void;
 }
@@ -22,7 +24,8 @@ export function createCheckoutDispatcher(handlers: () => CheckoutHandlers): (eve
   return (event) => {
     const on = handlers();
     const data = event.data;
-    switch (event.name) {
+    // `checkout.warning` is sent by Paddle.js but missing from its type list.
+    switch (event.name as string | undefined) {
       case 'checkout.loaded':
         if (data) on.loaded?.(data);
         return;
@@ -46,6 +49,9 @@ export function createCheckoutDispatcher(handlers: () => CheckoutHandlers): (eve
         return;
       case 'checkout.closed':
         on.closed?.();
+        return;
+      case 'checkout.warning':
+        on.warning?.({ code: event.code ?? 'unknown', detail: event.detail ?? '' });
         return;
       case 'checkout.error':
       case 'checkout.payment.error':

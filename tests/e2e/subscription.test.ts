@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
 
 /**
@@ -50,6 +51,7 @@ const TEXTS = {
     discountCode: 'Discount code',
     apply: 'Apply',
     expired: 'This discount code has expired.',
+    notHumble: 'This is not a Humble Bundle code.',
     licence: 'Your licence for Shapelab 2025 perpetual licence is ready.',
     download: /^Download invoice SBX-/,
   },
@@ -86,6 +88,7 @@ const TEXTS = {
     discountCode: 'Rabattcode',
     apply: 'Anwenden',
     expired: 'Dieser Rabattcode ist abgelaufen.',
+    notHumble: 'Das ist kein Humble-Bundle-Code.',
     licence: 'Deine Lizenz für Shapelab 2025 perpetual licence ist bereit.',
     download: /^Rechnung SBX-.* herunterladen$/,
   },
@@ -201,6 +204,12 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
       await shown(page.getByTestId('granted').getByText(texts.licence));
 
+      // The owned release is no longer offered: asked for by its price, the checkout sends to choose-plan.
+      await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`));
+      await page.waitForURL(new RegExp(`/${language}/account/subscription/choose-plan$`));
+      // A humble-bundle checkout takes only humble-bundle codes.
+      await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}?discountCode=WELCOME20&humbleBundle=true`));
+      await shown(page.getByRole('alert').getByText(texts.notHumble));
       await page.goto(url(`/${language}/checkout-new/perpetual`));
       await shown(page.getByRole('radiogroup'));
       expect(await page.getByRole('radio').count()).toBe(1);

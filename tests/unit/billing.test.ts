@@ -45,6 +45,9 @@ describe('checkout event dispatcher', () => {
     ];
     for (const [name] of events) dispatch({ name, data } as PaddleEventData);
     dispatch({ name: 'checkout.error', code: 'invalid_field', detail: 'Bad' } as PaddleEventData);
+    const warned = vi.fn();
+    createCheckoutDispatcher(() => ({ warning: warned }))({ name: 'checkout.warning', code: 'discount_expired', detail: 'Expired' } as unknown as PaddleEventData);
+    expect(warned).toHaveBeenCalledWith({ code: 'discount_expired', detail: 'Expired' });
     expect(on.loaded).toHaveBeenCalledWith(data);
     expect(on.updated).toHaveBeenCalledTimes(3);
     expect(on.paymentStarted).toHaveBeenCalledOnce();

@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import type { CheckoutEventsData } from '@paddle/paddle-js';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
 import { BillingAddressForm } from '../../billing/BillingAddressForm.js';
@@ -29,6 +29,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+import { HUMBLE_BUNDLE_KEY } from '../../routing/guard.js';
 
 type Kind = 'subscription' | 'perpetual';
 interface Option {
@@ -107,8 +108,12 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
   useEffect(() => {
     const code = search.get('discountCode');
     if (!code) return;
+    // A humble-bundle checkout (`&humbleBundle=true`) accepts only humble-bundle codes, and is remembered
+    // until the buyer leaves the checkout.
+    const humbleBundle = search.get('humbleBundle') === 'true';
+    if (humbleBundle) sessionStorage.setItem(HUMBLE_BUNDLE_KEY, code);
     billingApi
-      .discountByCode(code)
+      .discountByCode(code, humbleBundle)
       .then((found) => setDiscount({ id: found.id, code: found.code }))
       .catch((failure: unknown) => setError(messageKeyOf(failure)));
   }, [search]);
@@ -121,6 +126,8 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
       },
       updated: setSummary,
       paymentStarted: () => setProviderError(null),
+      // Spec section 4: a warning on the discount resets it to the plan's default.
+      warning: () => setDiscount('default'),
       paymentFailed: () => setProviderError(t('pages.checkout.declined')),
       completed: () => navigate(localize(kind === 'subscription' ? '/subscription/success' : '/perpetual/success')),
       error: ({ detail }) => {
@@ -169,18 +176,19 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
     };
   }, [selected, discountId, language, customerVersion]);
 
+  // Leaving the checkout closes the provider's frame and forgets a humble-bundle checkout (spec section 2).
   useEffect(
     () => () => {
+      sessionStorage.removeItem(HUMBLE_BUNDLE_KEY);
       if (opened.current) void loadPaddle().then((paddle) => paddle.Checkout.close());
     },
     [],
   );
 
   if (!options) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
-  if (!selected) {
-    navigate(localize('/account/subscription/choose-plan'), { replace: true });
-    return null;
-  }
+  // Spec section 4: a perpetual price that is not offered (owned, or gone) sends the user to choose a plan.
+  const unavailable = !selected || (kind === 'perpetual' && params.priceId !== undefined && selected.priceId !== params.priceId);
+  if (unavailable) return <Navigate to={localize('/account/subscription/choose-plan')} replace />;
 
   const currency = summary?.currency_code ?? selected.currencyCode;
   const money = (major: number | undefined) => formatPrice(major === undefined ? null : toMinor(major), currency, language);
