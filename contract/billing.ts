@@ -117,3 +117,18 @@ export const checkoutResponseSchema = z.object({
   trialDays: z.number().int().nullable(),
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
+
+/**
+ * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): a perpetual licence is the
+ * transaction that bought it, with its items (each price with its product_id), the release it is for
+ * and when it was bought.
+ */
+export const perpetualLicenceSchema = z.object({
+  id: z.string(),
+  purchasedAt: z.string().nullable(),
+  release: z.string().nullable(),
+  items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number().int() })),
+});
+export const perpetualLicencesResponseSchema = z.array(perpetualLicenceSchema);
+export type PerpetualLicence = z.infer<typeof perpetualLicenceSchema>;
+export const licenceQuerySchema = z.object({ UserId: z.uuid().optional(), include: z.string().max(100).optional() });

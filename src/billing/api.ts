@@ -1,4 +1,4 @@
-import type { CheckoutResponse, Discount, Plan, PreloadResponse } from '../../contract/billing.js';
+import type { CheckoutResponse, Discount, PerpetualLicence, Plan, PreloadResponse } from '../../contract/billing.js';
 import type { Invoice, PlanChangePreview, Subscription } from '../../contract/subscription.js';
 import { http } from '../../providers/index.js';
 
@@ -18,6 +18,7 @@ export const billingApi = {
   paymentMethod: () => http<{ transactionId: string }>('/subscription/payment-method', { method: 'POST' }),
   approve: (subscriptionId: string) => http<Subscription>(`/subscription/approve/${encodeURIComponent(subscriptionId)}`),
   invoices: () => http<Invoice[]>('/subscription/billing/invoice'),
+  licences: () => http<PerpetualLicence[]>('/perpetual/license'),
 };
 
 export interface PerpetualProduct {

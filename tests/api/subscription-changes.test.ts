@@ -257,6 +257,25 @@ describeEachDatabase(
       expect(again.statusCode).toBe(409);
       expect(again.json()).toEqual({ messageKey: 'PRODUCT_ALREADY_OWNED', message: 'Du besitzt diese Version bereits.' });
       expect((await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.perpetual2024 } })).statusCode).toBe(200);
+
+      const licences = await call(server(), 'GET', `/api/perpetual/license?UserId=${user.id}&include=transaction`, token);
+      expect(licences.statusCode, licences.body).toBe(200);
+      expect(licences.json()).toEqual([
+        {
+          id: expect.stringMatching(/^txn_/),
+          purchasedAt: expect.any(String),
+          release: '2025',
+          items: [{ price: { id: PRICE_IDS.perpetual2025, product_id: expect.stringMatching(/^pro_/) }, quantity: 1 }],
+        },
+      ]);
+      // Only the owner or an admin reads them.
+      const stranger = await server().createUser();
+      const { token: strangerToken } = await session(server(), stranger);
+      expect((await call(server(), 'GET', `/api/perpetual/license?UserId=${user.id}`, strangerToken)).statusCode).toBe(403);
+      expect((await call(server(), 'GET', '/api/perpetual/license', strangerToken)).json()).toEqual([]);
+      const admin = await server().createUser({ roles: ['user', 'admin'] });
+      const { token: adminToken } = await session(server(), admin);
+      expect((await call(server(), 'GET', `/api/perpetual/license?UserId=${user.id}`, adminToken)).json()).toHaveLength(1);
     });
 
     it('a cancellation takes effect when the period ends', async () => {

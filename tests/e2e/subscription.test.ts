@@ -207,6 +207,7 @@ for (const language of ['en', 'de'] as const) {
       // The owned release is no longer offered: asked for by its price, the checkout sends to choose-plan.
       await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`));
       await page.waitForURL(new RegExp(`/${language}/account/subscription/choose-plan$`));
+      await shown(page.getByTestId('licence-notice').getByText('Shapelab 2025', { exact: false }));
       // A humble-bundle checkout takes only humble-bundle codes.
       await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}?discountCode=WELCOME20&humbleBundle=true`));
       await shown(page.getByRole('alert').getByText(texts.notHumble));

@@ -8,7 +8,9 @@ import {
   discountByCodeQuerySchema,
   discountByPriceQuerySchema,
   discountSchema,
+  licenceQuerySchema,
   listPlansResponseSchema,
+  perpetualLicencesResponseSchema,
   paddleConfigSchema,
   perpetualProductsResponseSchema,
   preloadRequestSchema,
@@ -18,6 +20,7 @@ import {
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
 import { createCheckout, hadSubscription, ownedProductIds } from './checkout.js';
+import { perpetualLicences } from './licences.js';
 import { billingContext, billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
@@ -34,6 +37,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
     const plans = await catalogue.plans();
     return (await hadSubscription(deps.db, currentUser(request).id)) ? plans.map((plan) => ({ ...plan, trialDays: null })) : plans;
   });
+
+  app.get(
+    '/perpetual/license',
+    { onRequest: guards.user, schema: { querystring: licenceQuerySchema, response: { 200: perpetualLicencesResponseSchema } } },
+    async (request) => perpetualLicences({ db: deps.db, catalogue }, currentUser(request), request.query.UserId),
+  );
 
   app.post(
     '/paddle/checkout',

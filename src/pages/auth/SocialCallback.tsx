@@ -4,6 +4,7 @@ import { authProvider } from '../../../providers/index.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { readCallback, type SocialProvider } from '../../components/social.js';
+import { billingApi } from '../../billing/api.js';
 import { afterSocialLogin, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
 
@@ -38,13 +39,19 @@ export default function SocialCallback() {
           failed(result.messageKey);
           return;
         }
-        // Billing (issues "Paddle Billing" and "Licences") will supply the last payment and the licences.
-        const next = afterSocialLogin({
-          lastPayment: null,
-          perpetualLicences: [],
-          hasStoredCheckout: sessionStorage.getItem(STORED_CHECKOUT_KEY) !== null,
+        // The last payment is the subscription (any, also ended), read without creating a billing customer.
+        return Promise.all([billingApi.subscription(), billingApi.licences()]).then(([subscription, licences]) => {
+          const next = afterSocialLogin({
+            lastPayment: subscription,
+            perpetualLicences: licences,
+            hasStoredCheckout: sessionStorage.getItem(STORED_CHECKOUT_KEY) !== null,
+          });
+          navigate(localize(next), { replace: true });
         });
-        navigate(localize(next), { replace: true });
+      })
+      .catch(() => {
+        void authProvider.logout();
+        failed('SOCIAL_SIGN_IN_FAILED');
       });
   }, [location.pathname, location.search, localize, navigate, provider]);
 

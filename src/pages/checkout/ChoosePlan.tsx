@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { Plan } from '../../../contract/billing.js';
+import type { PerpetualLicence, Plan } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
@@ -28,17 +28,18 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const { language, localize } = useLocale();
   const title = t(titleKey);
   useDocumentTitle(title);
-  const [state, setState] = useState<{ plans: Plan[]; subscription: Subscription | null } | null>(null);
+  const [state, setState] = useState<{ plans: Plan[]; subscription: Subscription | null; licences: PerpetualLicence[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    Promise.all([billingApi.plans(), billingApi.subscription()])
-      .then(([plans, subscription]) => setState({ plans, subscription }))
+    Promise.all([billingApi.plans(), billingApi.subscription(), billingApi.licences()])
+      .then(([plans, subscription, licences]) => setState({ plans, subscription, licences }))
       .catch((failure: unknown) => setError(messageKeyOf(failure)));
   }, []);
 
   if (!state) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
-  const { plans, subscription } = state;
+  const { plans, subscription, licences } = state;
+  const releases = [...new Set(licences.map((licence) => licence.release).filter((release): release is string => release !== null))];
   const live = subscription && subscription.status !== 'canceled' ? subscription : null;
   const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
 
@@ -55,6 +56,11 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
         {title}
       </Typography>
       <ErrorAlert messageKey={error} />
+      {releases.length > 0 && (
+        <Alert severity="info" sx={{ mb: 2, maxWidth: 1000 }} data-testid="licence-notice">
+          {t('pages.choosePlan.licenceNotice', { releases: releases.join(', ') })}
+        </Alert>
+      )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, maxWidth: 1000 }}>
         {plans.map((plan) => {
           const mark = markOf(plan);
