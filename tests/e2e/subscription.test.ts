@@ -52,6 +52,7 @@ const TEXTS = {
     apply: 'Apply',
     expired: 'This discount code has expired.',
     notHumble: 'This is not a Humble Bundle code.',
+    scriptFailed: 'The payment form could not be loaded. Check your connection and reload the page.',
     licence: 'Your licence for Shapelab 2025 perpetual licence is ready.',
     download: /^Download invoice SBX-/,
   },
@@ -89,6 +90,7 @@ const TEXTS = {
     apply: 'Anwenden',
     expired: 'Dieser Rabattcode ist abgelaufen.',
     notHumble: 'Das ist kein Humble-Bundle-Code.',
+    scriptFailed: 'Das Zahlungsformular konnte nicht geladen werden. Prüfe deine Verbindung und lade die Seite neu.',
     licence: 'Deine Lizenz für Shapelab 2025 perpetual licence ist bereit.',
     download: /^Rechnung SBX-.* herunterladen$/,
   },
@@ -139,6 +141,7 @@ for (const language of ['en', 'de'] as const) {
 
       await page.goto(url(`/${language}/account/subscription`));
       await shown(page.getByText(texts.daysLeft(Math.ceil((Date.parse(trialEndsAt) - Date.now()) / 86_400_000))));
+      await shown(page.getByText('VISA •••• 4242'));
       await shown(page.getByText(texts.statusTrial, { exact: true }));
 
       await page.getByRole('button', { name: texts.switchToYearly }).click();
@@ -175,6 +178,17 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/account/subscription$`));
       await shown(page.getByRole('alert').getByText(texts.notFound));
       expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('a payment script that fails to load is shown as a clear error', async () => {
+      const user = await createVerifiedUser(language);
+      const { page } = await newPage(browser);
+      await page.route('**/paddle-sandbox/paddle.js', (route) => route.abort());
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
+      await page.goto(url(`/${language}/checkout-new/subscription`));
+      await shown(page.getByRole('alert').getByText(texts.scriptFailed));
       await page.context().close();
     });
 

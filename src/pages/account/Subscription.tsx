@@ -11,7 +11,8 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
-import type { PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import { http } from '../../../providers/index.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
 import { formatPrice } from '../../billing/money.js';
@@ -46,9 +47,13 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
+  const [method, setMethod] = useState<PaymentMethod | null>(null);
+
   const refresh = useCallback(async () => {
     try {
-      setSubscription(await billingApi.subscription());
+      const found = await billingApi.subscription();
+      setSubscription(found);
+      if (found && found.status !== 'canceled') setMethod(await http<PaymentMethod | null>('/subscription/payment-method'));
     } catch (failure) {
       setError(messageKeyOf(failure));
     }
@@ -120,6 +125,12 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   if (cancelling) rows.push([t('pages.subscription.activeUntil'), date(subscription.scheduledChange?.effectiveAt)]);
   else if (subscription.nextBilledAt) rows.push([t('pages.subscription.nextBilling'), date(subscription.nextBilledAt)]);
   if (subscription.currentPeriod && !trialing) rows.push([t('pages.subscription.lastBilling'), date(subscription.currentPeriod.startsAt)]);
+  if (method) {
+    rows.push([
+      t('pages.subscription.paymentMethod'),
+      method.card ? `${method.card.brand.toUpperCase()} •••• ${method.card.last4}` : t(`pages.paymentOptions.types.${method.type}`, { defaultValue: method.type }),
+    ]);
+  }
 
   return (
     <PageCard title={title} testId="subscription-page">
@@ -162,6 +173,9 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
             </Button>
           </>
         )}
+        <Button variant="text" component={RouterLink} to={localize('/account/payment-options')}>
+          {t('pages.paymentOptions.update')}
+        </Button>
         <Button variant="text" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
           {t('pages.subscription.comparePlans')}
         </Button>
