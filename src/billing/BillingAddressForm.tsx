@@ -97,7 +97,16 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
           {t('billing.saved')}
         </Alert>
       )}
-      {!business && <TextField label={t('billing.fields.email')} value={info?.email ?? ''} disabled helperText={t('billing.emailHint')} />}
+      {!business && (
+        <TextField
+          label={t('billing.fields.email')}
+          value={info?.email ?? ''}
+          disabled
+          helperText={t('billing.emailHint')}
+          // The hint explains the locked field, so it keeps readable contrast instead of greying out with it.
+          slotProps={{ formHelperText: { disabled: false } }}
+        />
+      )}
       {shown.map((field) =>
         field === 'country' ? (
           <TextField

@@ -32,7 +32,7 @@ for (const language of ['en', 'de'] as const) {
     it('a visitor registers from the checkout, confirms, continues to that plan, pays and has the trial', async () => {
       const email = `e2e-ext-${language}-${randomBytes(4).toString('hex')}@example.com`;
       const { page, errors } = await newPage(browser);
-      await page.goto(url(`/${language}/checkout/subscription/registration/${PRICE_IDS.yearly}`));
+      await page.goto(url(`/${language}/checkout/subscription/registration/${PRICE_IDS.monthly}`));
       await shown(page.getByRole('tab', { name: texts.create, selected: true }));
       await page.locator('#first-name').fill('Ada');
       await page.locator('#last-name').fill('Lovelace');
@@ -48,8 +48,8 @@ for (const language of ['en', 'de'] as const) {
       for (const [index, digit] of [...code].entries()) await page.locator(`[aria-label$=" ${index + 1} ${texts.of} 6"]`).fill(digit);
       await page.getByRole('button', { name: texts.confirm, exact: true }).click();
 
-      // On to the chosen checkout, with the chosen (yearly) price selected.
-      await page.waitForURL(new RegExp(`/${language}/checkout-new/subscription/${PRICE_IDS.yearly}$`));
+      // On to the chosen checkout, with the chosen (monthly) price selected.
+      await page.waitForURL(new RegExp(`/${language}/checkout-new/subscription/${PRICE_IDS.monthly}$`));
       const checkout = page.frameLocator('iframe.paddle-frame');
       await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
       await checkout.getByLabel('Expiry date').fill('12/30');
