@@ -120,13 +120,18 @@ export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 /**
  * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): a perpetual licence is the
- * transaction that bought it, with its items (each price with its product_id), the release it is for
- * and when it was bought.
+ * transaction that bought it, with its items (each price with its product_id), the release it is for,
+ * when it was bought and until when it gets free updates.
  */
 export const perpetualLicenceSchema = z.object({
+  /** The transaction that bought it (a redeemed coupon's licence has none: then the licence's own id). */
   id: z.string(),
+  licenceId: z.string(),
+  source: z.enum(['purchase', 'coupon', 'lite-key']),
   purchasedAt: z.string().nullable(),
   release: z.string().nullable(),
+  /** The end of its free updates (spec section 9). */
+  updatesUntil: z.string().nullable(),
   items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number().int() })),
 });
 export const perpetualLicencesResponseSchema = z.array(perpetualLicenceSchema);

@@ -18,6 +18,10 @@ import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { couponRoutes } from './modules/coupons/routes.js';
+import { deviceRoutes } from './modules/devices/routes.js';
+import { liteKeyRoutes } from './modules/lite-keys/routes.js';
+import { releaseRoutes } from './modules/releases/routes.js';
 import { subscriptionRoutes } from './modules/billing/webhook-routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
@@ -109,6 +113,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const background = new BackgroundTasks(app.log);
   const bus = new EventBus();
   const registration = {
+    db: db.kysely,
     users,
     verifications: new VerificationsRepo(db.kysely),
     accessTokens,
@@ -146,6 +151,11 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         guards,
       });
       await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });
+      const licensing = { db: db.kysely, clock, bus };
+      await api.register(deviceRoutes, { deps: licensing, guards });
+      await api.register(couponRoutes, { deps: licensing, guards });
+      await api.register(liteKeyRoutes, { deps: licensing, guards });
+      await api.register(releaseRoutes, { deps: licensing, guards });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

@@ -9,6 +9,7 @@ import { startSocialStandins } from './modules/oauth/standins/index.js';
 import { sandboxBilling, startPaddleSandbox } from './sandbox/index.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { seedAdmin, type SeedResult } from './modules/users/service.js';
+import { seedReleases } from './modules/releases/service.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -52,6 +53,7 @@ export async function main(): Promise<void> {
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   const seed = await seedAdmin(new UsersRepo(db), clock, config.adminEmail, config.adminPassword);
+  await seedReleases(db.kysely);
 
   // Offline, Google and Facebook are local stand-ins on ports of their own (never in production).
   const standins = config.social.standins ? await startSocialStandins(config) : null;

@@ -59,6 +59,17 @@ export const transactionDataSchema = z.object({
   currency_code: z.string(),
   created_at: z.string(),
   billed_at: z.string().nullish(),
-  details: z.object({ totals: z.object({ subtotal: amount, discount: amount, tax: amount, grand_total: amount }) }),
+  details: z.object({
+    totals: z.object({ subtotal: amount, discount: amount, tax: amount, grand_total: amount }),
+    // Each line names its product; a perpetual product carries its release in custom_data.
+    line_items: z
+      .array(
+        z.object({
+          price_id: z.string(),
+          product: z.object({ id: z.string(), custom_data: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+        }),
+      )
+      .optional(),
+  }),
   items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number() })),
 });

@@ -21,6 +21,10 @@ export interface UsersTable {
   tokens_valid_after: Timestamp | null;
   /** ISO 3166-1 alpha-2, or null. */
   country: string | null;
+  /** Last start of the desktop application (desktop API). */
+  last_launched_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** First download of the desktop application (`POST /users/downloadedShapelab`). */
+  downloaded_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EmailVerificationsTable {
@@ -146,6 +150,104 @@ export interface TransactionsTable {
   last_event_at: Timestamp;
 }
 
+export interface LicencesTable {
+  id: string;
+  user_id: string | null;
+  source: 'purchase' | 'coupon' | 'lite-key';
+  edition: 'full' | 'lite';
+  channel: string;
+  release: string | null;
+  updates_until: Timestamp | null;
+  transaction_id: string | null;
+  product_id: string | null;
+  price_id: string | null;
+  /** The coupon code or Lite key it came from. */
+  source_ref: string | null;
+  granted_at: Timestamp;
+}
+
+export interface AccessPassesTable {
+  id: string;
+  user_id: string;
+  source_ref: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+}
+
+export interface SeatsTable {
+  id: string;
+  user_id: string;
+  slot: number;
+  computer_id: string;
+  name: string;
+  token_hash: string;
+  activated_at: Timestamp;
+  last_login_at: Timestamp | null;
+}
+
+export interface CouponsTable {
+  code: string;
+  grant_kind: 'licence' | 'access';
+  release: string | null;
+  access_days: number | null;
+  usage_limit: number | null;
+  redeemed_count: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  created_by: string | null;
+}
+
+export interface CouponRedemptionsTable {
+  code: string;
+  user_id: string;
+  redeemed_at: Timestamp;
+}
+
+export interface LiteKeysTable {
+  key: string;
+  channel: string;
+  imported_at: Timestamp;
+  claimed_by: string | null;
+  claimed_at: Timestamp | null;
+}
+
+export interface ReleasesTable {
+  id: string;
+  release: string;
+  version: string;
+  platform: string;
+  url: string;
+  published_at: Timestamp;
+}
+
+export interface DownloadsTable {
+  id: string;
+  user_id: string | null;
+  release_id: string | null;
+  platform: string | null;
+  downloaded_at: Timestamp;
+}
+
+export interface AnalyticsSessionsTable {
+  user_id: string;
+  id: string;
+  seat_id: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp;
+  length_seconds: number;
+  /** 0 or 1. */
+  suspicious: number;
+  received_at: Timestamp;
+}
+
+export interface AnalyticsExportsTable {
+  user_id: string;
+  id: string;
+  format: string;
+  exported_at: Timestamp;
+  received_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -160,6 +262,16 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   subscriptions: SubscriptionsTable;
   transactions: TransactionsTable;
+  licences: LicencesTable;
+  access_passes: AccessPassesTable;
+  seats: SeatsTable;
+  coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
+  lite_keys: LiteKeysTable;
+  releases: ReleasesTable;
+  downloads: DownloadsTable;
+  analytics_sessions: AnalyticsSessionsTable;
+  analytics_exports: AnalyticsExportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { someClientAddress, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
+import { createCoupon } from '../../server/modules/coupons/service.js';
 
 interface Mail {
   to: string;
@@ -184,6 +185,8 @@ describeEachDatabase('registration and email verification', (server) => {
   });
 
   it('records the sign-up source, the newsletter choice and the coupon code', async () => {
+    // A coupon is checked at sign-up (tests/api/licensing.test.ts): this one exists.
+    await createCoupon({ db: server().db.kysely, clock: server().clock }, { code: 'SCULPT-2023', grant: 'access', days: 30 }, null);
     const siggraph = newEmail();
     await register(server(), { email: siggraph, source: 'siggraph2023', newsletter: true, couponCode: ' SCULPT-2023 ' });
     const checkout = newEmail();

@@ -263,8 +263,11 @@ describeEachDatabase(
       expect(licences.json()).toEqual([
         {
           id: expect.stringMatching(/^txn_/),
+          licenceId: expect.any(String),
+          source: 'purchase',
           purchasedAt: expect.any(String),
           release: '2025',
+          updatesUntil: '2026-12-31T23:59:59.999Z',
           items: [{ price: { id: PRICE_IDS.perpetual2025, product_id: expect.stringMatching(/^pro_/) }, quantity: 1 }],
         },
       ]);

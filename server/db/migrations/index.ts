@@ -7,6 +7,7 @@ import { socialAccounts } from './0004-social-accounts.js';
 import { billingCustomers } from './0005-billing-customers.js';
 import { billingEvents } from './0006-billing-events.js';
 import { transactions } from './0007-transactions.js';
+import { licensing } from './0008-licensing.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -21,5 +22,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0005-billing-customers': billingCustomers(dialect),
     '0006-billing-events': billingEvents(dialect),
     '0007-transactions': transactions(dialect),
+    '0008-licensing': licensing(dialect),
   };
 }

@@ -6,24 +6,13 @@ import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
 import type { Catalogue } from './catalogue.js';
 import { billingContext, customerIdFor, type CustomerDeps } from './customers.js';
+import { ownedPerpetual } from '../licensing/licences.js';
 
 /** Whether the user has had a subscription before (other than `except`): the trial is for the first one. */
 export async function hadSubscription(db: Kysely<Database>, userId: string, except?: string): Promise<boolean> {
   let query = db.selectFrom('subscriptions').select('id').where('user_id', '=', userId);
   if (except) query = query.where('id', '!=', except);
   return (await query.executeTakeFirst()) !== undefined;
-}
-
-/** The products of the user's completed one-off purchases (recorded from `transaction.completed`). */
-export async function ownedProductIds(db: Kysely<Database>, userId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('transactions')
-    .select('items')
-    .where('user_id', '=', userId)
-    .where('status', '=', 'completed')
-    .where('subscription_id', 'is', null)
-    .execute();
-  return new Set(rows.flatMap((row) => (JSON.parse(row.items) as { productId: string }[]).map((item) => item.productId)));
 }
 
 /**
@@ -39,7 +28,12 @@ export async function createCheckout(
   input: { priceId: string; discountId?: string | null | undefined },
 ): Promise<CheckoutResponse> {
   const { price, kind } = await catalogue.price(input.priceId);
-  if (kind === 'perpetual' && (await ownedProductIds(deps.db, user.id)).has(price.productId)) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
+  if (kind === 'perpetual') {
+    // A release is sold once per user, whether it was bought or came with a coupon.
+    const owned = await ownedPerpetual(deps.db, user.id);
+    const release = (await catalogue.perpetualProducts()).find((product) => product.id === price.productId)?.custom_data.shapelabRelease;
+    if (owned.productIds.has(price.productId) || (release && owned.releases.has(release))) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
+  }
   const discount = input.discountId ? await catalogue.discountById(input.discountId) : null;
   const customerId = await customerIdFor(deps, user);
   const context = await billingContext(deps, user);

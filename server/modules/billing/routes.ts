@@ -19,8 +19,8 @@ import {
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
-import { createCheckout, hadSubscription, ownedProductIds } from './checkout.js';
-import { perpetualLicences } from './licences.js';
+import { createCheckout, hadSubscription } from './checkout.js';
+import { ownedPerpetual, perpetualLicences } from '../licensing/licences.js';
 import { billingContext, billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
@@ -41,7 +41,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
   app.get(
     '/perpetual/license',
     { onRequest: guards.user, schema: { querystring: licenceQuerySchema, response: { 200: perpetualLicencesResponseSchema } } },
-    async (request) => perpetualLicences({ db: deps.db, catalogue }, currentUser(request), request.query.UserId),
+    async (request) => perpetualLicences(deps.db, currentUser(request), request.query.UserId),
   );
 
   app.post(
@@ -52,8 +52,10 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
 
   // A release the user already owns is not offered again (spec section 4: owned products are hidden).
   app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async (request) => {
-    const owned = await ownedProductIds(deps.db, currentUser(request).id);
-    return (await catalogue.perpetualProducts()).filter((product) => !owned.has(product.id));
+    const owned = await ownedPerpetual(deps.db, currentUser(request).id);
+    return (await catalogue.perpetualProducts()).filter(
+      (product) => !owned.productIds.has(product.id) && !owned.releases.has(product.custom_data.shapelabRelease),
+    );
   });
 
   for (const kind of ['subscription', 'perpetual'] as const) {

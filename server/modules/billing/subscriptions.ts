@@ -4,6 +4,7 @@ import { eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataS
 import type { Clock } from '../../clock.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { hadSubscription } from './checkout.js';
+import { grantPurchasedLicences } from '../licensing/licences.js';
 import { AppError } from '../../errors.js';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import type { BackgroundTasks } from '../../background.js';
@@ -131,6 +132,18 @@ async function applyTransaction(db: Kysely<Database>, event: PaddleEvent) {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
     .execute();
+  if (data.status === 'completed' && !data.subscription_id) {
+    // A completed one-off purchase grants a perpetual licence for each product that names its release.
+    await grantPurchasedLicences(db, {
+      userId,
+      transactionId: data.id,
+      grantedAt: iso(data.billed_at) ?? new Date(event.occurred_at).toISOString(),
+      lines: (data.details.line_items ?? []).map((line) => {
+        const release = line.product?.custom_data?.shapelabRelease;
+        return { priceId: line.price_id, productId: line.product?.id ?? '', release: typeof release === 'string' && release ? release : null };
+      }),
+    });
+  }
   return { userId, event: { type: 'transaction' as const, id: data.id } };
 }
 

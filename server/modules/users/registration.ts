@@ -13,6 +13,11 @@ import { MailRejectedError, type Mailer } from '../mail/mailer.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import type { VerificationsRepo } from './verifications.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { couponProblem, redeemInTransaction } from '../coupons/service.js';
+
+const COUPON_STATUS = { COUPON_INVALID: 422, COUPON_EXPIRED: 410, COUPON_USED_UP: 409 } as const;
 
 export const VERIFICATION_TTL_SECONDS = 24 * 3600;
 /** A code dies after this many wrong tries (a new one comes with a resend). */
@@ -21,6 +26,7 @@ const CODE_ENTRY: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 const RESEND: ThrottleRule = { limit: 5, windowSeconds: 3600 };
 
 export interface RegistrationDeps {
+  db: Kysely<Database>;
   users: UsersRepo;
   verifications: VerificationsRepo;
   accessTokens: AccessTokens;
@@ -59,6 +65,10 @@ export async function register(
 ): Promise<UserWithRoles> {
   if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
   if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409);
+  const couponCode = input.couponCode?.trim() || null;
+  // A coupon entered at sign-up is checked before the account exists, so a typo costs nothing.
+  const problem = couponCode ? await couponProblem(deps.db, couponCode, deps.clock.now()) : null;
+  if (problem) throw new AppError(problem, COUPON_STATUS[problem]);
   const now = deps.clock.now().toISOString();
   const id = randomUUID();
   const source = input.source === 'siggraph2023' ? 'siggraph2023' : options.external ? 'checkout' : 'web';
@@ -74,8 +84,7 @@ export async function register(
         signup_source: source,
         newsletter: input.newsletter ? 1 : 0,
         language: input.language ?? options.language,
-        // Stored until the coupons module checks and redeems it (issue "Licences, devices, coupons").
-        coupon_code: input.couponCode?.trim() || null,
+        coupon_code: couponCode,
         created_at: now,
         updated_at: now,
       },
@@ -95,6 +104,14 @@ export async function register(
     await deps.users.remove(id);
     if (error instanceof MailRejectedError) throw new AppError('EMAIL_VERIFICATION_FAILED', 422, { cause: error });
     throw new AppError('DEFAULT', 503, { cause: error });
+  }
+  if (couponCode) {
+    try {
+      await deps.db.transaction().execute((trx) => redeemInTransaction(trx, id, couponCode, deps.clock.now()));
+    } catch (error) {
+      // Used up by someone else since the check: the account stands, and the code stays on it to retry from the profile.
+      if (!(error instanceof AppError)) throw error;
+    }
   }
   return user;
 }

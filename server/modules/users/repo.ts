@@ -54,6 +54,8 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     coupon_code: row.coupon_code,
     tokens_valid_after: row.tokens_valid_after,
     country: row.country,
+    last_launched_at: row.last_launched_at,
+    downloaded_at: row.downloaded_at,
     roles,
     google_links: Number(row.google_links),
     facebook_links: Number(row.facebook_links),

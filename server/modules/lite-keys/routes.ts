@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  liteKeysImportResponseSchema,
+  liteKeysImportSchema,
+  liteKeysQuerySchema,
+  liteKeysResponseSchema,
+  redeemRequestSchema,
+  redeemResponseSchema,
+} from '../../../contract/licensing.js';
+import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { claimLiteKey, exportUnusedKeys, importLiteKeys, listUnusedKeys, type LiteKeyDeps } from './service.js';
+
+/** Shapelab Lite keys: admins import, list and export the unused ones; a user claims one once. */
+export const liteKeyRoutes: FastifyPluginAsyncZod<{ deps: LiteKeyDeps; guards: Guards }> = async (app, { deps, guards }) => {
+  app.get('/lite-keys', { onRequest: guards.admin, schema: { querystring: liteKeysQuerySchema, response: { 200: liteKeysResponseSchema } } }, async (request) =>
+    listUnusedKeys(deps.db, request.query),
+  );
+
+  app.get(
+    '/lite-keys/export',
+    { onRequest: guards.admin, schema: { querystring: z.object({ search: z.string().trim().max(100).optional() }) } },
+    async (request, reply) => {
+      const csv = await exportUnusedKeys(deps.db, request.query.search);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="shapelab-lite-unused-keys.csv"').send(csv);
+    },
+  );
+
+  app.post(
+    '/lite-keys/import',
+    { onRequest: guards.admin, bodyLimit: 6_000_000, schema: { body: liteKeysImportSchema, response: { 200: liteKeysImportResponseSchema } } },
+    async (request) => importLiteKeys(deps, request.body.csv),
+  );
+
+  app.post('/lite-keys/redeem', { onRequest: guards.user, schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => ({
+    grant: await claimLiteKey(deps, currentUser(request).id, request.body.code),
+  }));
+};

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { Kysely } from 'kysely';
+import type { Grant } from '../../../contract/licensing.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { EventBus } from '../events/bus.js';
+
+export interface LiteKeyDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  bus: EventBus;
+}
+
+/** A Shapelab Lite key as the stores hand them out: letters, digits and dashes. */
+const KEY = /^[A-Z0-9][A-Z0-9-]{7,63}$/;
+/** Store channels a key may come from (the admin menu's store analytics entries). */
+const CHANNEL = /^[a-z0-9-]{1,32}$/;
+const DEFAULT_CHANNEL = 'steam';
+
+export function normaliseKey(key: string): string {
+  return key.trim().toUpperCase();
+}
+
+/**
+ * `POST /lite-keys/import` (admin): a CSV with a `key` column and an optional `channel` column (or a
+ * single column of keys without a header). Keys already known are counted as duplicates, malformed
+ * rows as invalid; the rest are inserted in one transaction.
+ */
+export async function importLiteKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, csv: string): Promise<{ imported: number; duplicates: number; invalid: number }> {
+  let records: string[][];
+  try {
+    records = parse(csv, { skip_empty_lines: true, trim: true, relax_column_count: true, bom: true }) as string[][];
+  } catch (error) {
+    throw new AppError('VALIDATION_FAILED', 400, { cause: error });
+  }
+  const header = records[0]?.map((cell) => cell.toLowerCase()) ?? [];
+  const keyColumn = header.indexOf('key');
+  const hasHeader = keyColumn >= 0;
+  const channelColumn = header.indexOf('channel');
+  const rows = hasHeader ? records.slice(1) : records;
+  let invalid = 0;
+  const wanted = new Map<string, string>();
+  for (const record of rows) {
+    const key = normaliseKey(record[hasHeader ? keyColumn : 0] ?? '');
+    const channel = ((channelColumn >= 0 ? record[channelColumn] : undefined) ?? '').trim().toLowerCase() || DEFAULT_CHANNEL;
+    if (!KEY.test(key) || !CHANNEL.test(channel)) invalid++;
+    else wanted.set(key, channel);
+  }
+  const duplicatesInFile = rows.length - invalid - wanted.size;
+  const now = deps.clock.now().toISOString();
+  let imported = 0;
+  await deps.db.transaction().execute(async (trx) => {
+    const entries = [...wanted.entries()];
+    for (let start = 0; start < entries.length; start += 500) {
+      const chunk = entries.slice(start, start + 500);
+      const result = await trx
+        .insertInto('lite_keys')
+        .values(chunk.map(([key, channel]) => ({ key, channel, imported_at: now, claimed_by: null, claimed_at: null })))
+        .onConflict((oc) => oc.column('key').doNothing())
+        .executeTakeFirst();
+      imported += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+  });
+  return { imported, duplicates: wanted.size - imported + duplicatesInFile, invalid };
+}
+
+function unusedKeys(db: Kysely<Database>, search: string | undefined) {
+  let query = db.selectFrom('lite_keys').where('claimed_at', 'is', null);
+  const prefix = search ? normaliseKey(search).replace(/[^A-Z0-9-]/g, '') : '';
+  // The prefix holds only letters, digits and dashes: nothing LIKE would read as a wildcard.
+  if (prefix) query = query.where('key', 'like', `${prefix}%`);
+  return query;
+}
+
+/** `GET /lite-keys` (admin): the unused keys, newest import first, searched by key prefix. */
+export async function listUnusedKeys(
+  db: Kysely<Database>,
+  input: { search?: string | undefined; skip?: number | undefined; take?: number | undefined },
+): Promise<{ data: { key: string; channel: string; importedAt: string }[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    unusedKeys(db, input.search)
+      .select(['key', 'channel', 'imported_at'])
+      .orderBy('imported_at', 'desc')
+      .orderBy('key')
+      .limit(input.take ?? 25)
+      .offset(input.skip ?? 0)
+      .execute(),
+    unusedKeys(db, input.search)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { data: rows.map((row) => ({ key: row.key, channel: row.channel, importedAt: new Date(row.imported_at).toISOString() })), total: Number(count.n) };
+}
+
+/** `GET /lite-keys/export` (admin): the unused keys as CSV. */
+export async function exportUnusedKeys(db: Kysely<Database>, search: string | undefined): Promise<string> {
+  const rows = await unusedKeys(db, search).select(['key', 'channel', 'imported_at']).orderBy('imported_at', 'desc').orderBy('key').execute();
+  return stringify(
+    rows.map((row) => [row.key, row.channel, new Date(row.imported_at).toISOString()]),
+    { header: true, columns: ['key', 'channel', 'importedAt'] },
+  );
+}
+
+/**
+ * Claims a Lite key for the user, once: the claim is a conditional update of the unclaimed key, so two
+ * claims of one key cannot both succeed. The user gets a Lite licence from the key's store channel.
+ */
+export async function claimLiteKey(deps: LiteKeyDeps, userId: string, rawKey: string): Promise<Grant> {
+  const key = normaliseKey(rawKey);
+  const now = deps.clock.now().toISOString();
+  const grant = await deps.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('lite_keys')
+      .set({ claimed_by: userId, claimed_at: now })
+      .where('key', '=', key)
+      .where('claimed_at', 'is', null)
+      .returning(['channel'])
+      .executeTakeFirst();
+    if (!claimed) {
+      const known = await trx.selectFrom('lite_keys').select('key').where('key', '=', key).executeTakeFirst();
+      throw new AppError(known ? 'LITE_KEY_CLAIMED' : 'LITE_KEY_INVALID', known ? 409 : 422);
+    }
+    await trx
+      .insertInto('licences')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        source: 'lite-key',
+        edition: 'lite',
+        channel: claimed.channel,
+        release: null,
+        updates_until: null,
+        transaction_id: null,
+        product_id: null,
+        price_id: null,
+        source_ref: key,
+        granted_at: now,
+      })
+      .execute();
+    return { kind: 'lite' as const, channel: claimed.channel };
+  });
+  deps.bus.publish(userId, { type: 'licence', id: key });
+  return grant;
+}

@@ -1,0 +1,146 @@
+/**
+ * A small command-line stand-in for the Shapelab desktop application: it signs in, activates the
+ * computer, heartbeats and reports sessions and exports through the desktop API, exactly as the
+ * application does. Tests drive it, and it generates realistic data.
+ *
+ *   npx tsx tools/desktop-client.ts --api http://localhost:3000/api --state pc1.json login --email E --password P
+ *   npx tsx tools/desktop-client.ts --state pc1.json activate --computer-id PC-1 --name "Studio PC" [--replace]
+ *   npx tsx tools/desktop-client.ts --state pc1.json heartbeat [--launched] [--version 2024.2.3]
+ *   npx tsx tools/desktop-client.ts --state pc1.json session --length 3600 [--suspicious]
+ *   npx tsx tools/desktop-client.ts --state pc1.json export --format stl
+ *   npx tsx tools/desktop-client.ts --state pc1.json claim-lite-key --key LITE-AAAA-0001
+ *
+ * Prints the API's JSON answer on stdout. On an API error it prints the error body ({ messageKey,
+ * message }) on stderr and exits 1; on a usage error it exits 2. The state file (one per simulated
+ * computer) keeps the API address, the user's access token and the device token between calls.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+interface State {
+  api: string;
+  accessToken?: string;
+  deviceToken?: string;
+  computerId?: string;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+async function request(state: State, method: 'GET' | 'POST', path: string, token: string | undefined, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${state.api}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  return parsed;
+}
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined || value === '') throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      api: { type: 'string' },
+      state: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'computer-id': { type: 'string' },
+      name: { type: 'string' },
+      replace: { type: 'boolean' },
+      launched: { type: 'boolean' },
+      version: { type: 'string' },
+      length: { type: 'string' },
+      suspicious: { type: 'boolean' },
+      format: { type: 'string' },
+      key: { type: 'string' },
+    },
+  });
+  const stateFile = need(values.state, '--state');
+  const saved: Partial<State> = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<State>) : {};
+  const state: State = { ...saved, api: (values.api ?? saved.api ?? 'http://localhost:3000/api').replace(/\/$/, '') };
+  const save = () => writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
+  const command = positionals[0];
+
+  switch (command) {
+    case 'login': {
+      const answer = (await request(state, 'POST', '/auth/login', undefined, {
+        email: need(values.email, '--email'),
+        password: need(values.password, '--password'),
+        rememberMe: false,
+      })) as { access_token: string };
+      state.accessToken = answer.access_token;
+      save();
+      return { signedIn: true };
+    }
+    case 'activate': {
+      const computerId = need(values['computer-id'], '--computer-id');
+      const answer = (await request(state, 'POST', '/desktop/activate', need(state.accessToken, 'a sign-in (run login first)'), {
+        computerId,
+        name: values.name ?? computerId,
+        ...(values.replace ? { replace: true } : {}),
+      })) as { deviceToken: string; seat: unknown; entitlement: unknown };
+      state.deviceToken = answer.deviceToken;
+      state.computerId = computerId;
+      save();
+      return { seat: answer.seat, entitlement: answer.entitlement };
+    }
+    case 'heartbeat':
+      return request(state, 'POST', '/desktop/heartbeat', need(state.deviceToken, 'an activation (run activate first)'), {
+        ...(values.launched ? { launched: true } : {}),
+        ...(values.version ? { version: values.version } : {}),
+      });
+    case 'session': {
+      const length = Number(need(values.length, '--length'));
+      if (!Number.isInteger(length) || length < 0) throw new UsageError('--length must be whole seconds');
+      const endedAt = new Date();
+      const startedAt = new Date(endedAt.getTime() - length * 1000);
+      return request(state, 'POST', '/desktop/sessions', need(state.deviceToken, 'an activation'), {
+        id: randomUUID(),
+        startedAt: startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        lengthSeconds: length,
+        suspicious: values.suspicious ?? false,
+      });
+    }
+    case 'export':
+      return request(state, 'POST', '/desktop/exports', need(state.deviceToken, 'an activation'), {
+        id: randomUUID(),
+        format: need(values.format, '--format'),
+        exportedAt: new Date().toISOString(),
+      });
+    case 'claim-lite-key':
+      return request(state, 'POST', '/desktop/lite-keys/claim', need(state.deviceToken, 'an activation'), { code: need(values.key, '--key') });
+    default:
+      throw new UsageError(`unknown command ${command ?? '(none)'}: login, activate, heartbeat, session, export, claim-lite-key`);
+  }
+}
+
+try {
+  const result = await run(process.argv.slice(2));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  if (error instanceof ApiError) {
+    process.stderr.write(`${JSON.stringify(error.body)}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
