@@ -31,6 +31,8 @@ export const PAGE_MODULES = {
   choosePlan: 'checkout/ChoosePlan',
   checkoutNew: 'checkout/CheckoutNew',
   purchaseSuccess: 'checkout/PurchaseSuccess',
+  deviceManager: 'account/DeviceManager',
+  shapelabLite: 'admin/ShapelabLite',
   planned: 'public/Planned',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
@@ -77,7 +79,7 @@ export const ROUTES: RouteEntry[] = [
   account('account/payment-options', 'routes.paymentOptions', 'user', 'paymentOptions'),
   account('account/billing-info', 'routes.billingInfo', 'user', 'billingInfo'),
   account('account/purchase-history', 'routes.purchaseHistory', 'user', 'purchaseHistory'),
-  account('account/device-manager', 'routes.deviceManager'),
+  account('account/device-manager', 'routes.deviceManager', 'user', 'deviceManager'),
   account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'user', 'checkoutNew'),
   account('sub-payment', 'routes.checkoutNew', 'user', 'subPayment'),
   account('perpetual', 'routes.perpetualProducts'),
@@ -110,7 +112,7 @@ export const ROUTES: RouteEntry[] = [
   account('admin/analytics', 'routes.analytics', 'admin'),
   account('admin/cohort', 'routes.cohort', 'admin'),
   account('admin/users', 'routes.users', 'admin'),
-  account('admin/shapelab-lite', 'routes.shapelabLite', 'admin'),
+  account('admin/shapelab-lite', 'routes.shapelabLite', 'admin', 'shapelabLite'),
   account('admin/analytics/steam', 'routes.steamAnalytics', 'admin'),
   account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin'),
   account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'admin'),

@@ -73,3 +73,13 @@ export async function signIn(page: Page, path: string, email: string, password: 
 export async function shown(locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: 10_000 });
 }
+
+/** Fills the stand-in checkout's card form (server/sandbox) and pays. */
+export async function payWith(page: Page, card: string): Promise<void> {
+  const checkout = page.frameLocator('iframe.paddle-frame');
+  await checkout.getByLabel('Card number').fill(card);
+  await checkout.getByLabel('Expiry date').fill('12/30');
+  await checkout.getByLabel('Security code').fill('123');
+  await checkout.getByLabel('Name on card').fill('E2E Buyer');
+  await checkout.getByRole('button', { name: /^Pay/ }).click();
+}

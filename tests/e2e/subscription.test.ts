@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Buying and managing a subscription in Chromium on the Paddle stand-in (issue "Buying in the browser"):
@@ -95,15 +95,6 @@ const TEXTS = {
     download: /^Rechnung SBX-.* herunterladen$/,
   },
 } as const;
-
-async function payWith(page: Page, card: string) {
-  const checkout = page.frameLocator('iframe.paddle-frame');
-  await checkout.getByLabel('Card number').fill(card);
-  await checkout.getByLabel('Expiry date').fill('12/30');
-  await checkout.getByLabel('Security code').fill('123');
-  await checkout.getByLabel('Name on card').fill('E2E Buyer');
-  await checkout.getByRole('button', { name: /^Pay/ }).click();
-}
 
 for (const language of ['en', 'de'] as const) {
   const texts = TEXTS[language];

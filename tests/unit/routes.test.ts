@@ -12,7 +12,6 @@ describe('route table (spec section 2)', () => {
   it('routes still showing the planned ("coming soon") state', () => {
     // Remove a path here when the issue that builds its screen lands.
     expect([...plannedRoutes()].sort()).toEqual([
-      'account/device-manager',
       'admin/analytics',
       'admin/analytics/android',
       'admin/analytics/metapc-store',
@@ -21,7 +20,6 @@ describe('route table (spec section 2)', () => {
       'admin/analytics/subscription',
       'admin/analytics/viveport',
       'admin/cohort',
-      'admin/shapelab-lite',
       'admin/users',
       'perpetual',
     ]);

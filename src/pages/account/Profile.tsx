@@ -13,22 +13,26 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useGetIdentity, useInvalidateAuthStore, useUpdate, type HttpError } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
+import type { TFunction } from 'i18next';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { ProfileUpdate } from '../../../contract/account.js';
+import type { Grant } from '../../../contract/licensing.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { accountApi, authProvider, http } from '../../../providers/index.js';
 import { useCountryOptions } from '../../components/countries.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { goToProvider, type SocialProvider } from '../../components/social.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PageCard } from '../../components/PageCard.js';
+import { licensingApi } from '../../licensing/api.js';
 import type { SocialNotice } from './SocialAccount.js';
 
 /** Server answers that belong to one field are shown under it. */
@@ -439,39 +443,53 @@ function PasswordForm({ email, hasPassword, onSet }: { email: string; hasPasswor
   );
 }
 
-/** The coupon field: the code is kept on the account until the coupons module can redeem it. */
-function CouponForm({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }) {
+/** What a redeemed coupon gave, in words. */
+function grantText(t: TFunction, grant: Grant, language: string): string {
+  switch (grant.kind) {
+    case 'licence':
+      return t('pages.profile.couponLicence', { release: grant.release });
+    case 'access':
+      return t('pages.profile.couponAccess', {
+        count: grant.days,
+        date: new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(grant.accessEndsAt)),
+      });
+    case 'lite':
+      return t('pages.profile.couponLite', { channel: grant.channel });
+  }
+}
+
+/** The coupon field (`POST /coupons/redeem`): says what the coupon gave, or why it gave nothing. */
+function CouponForm() {
   const { t } = useTranslation();
-  const { mutate, mutation } = useUpdate<Me>();
+  const { language } = useLocale();
   const [code, setCode] = useState('');
   const [errorKey, setErrorKey] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
+  const [granted, setGranted] = useState<Grant | null>(null);
+  const [pending, setPending] = useState(false);
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const couponCode = code.trim();
     if (!couponCode) return;
     setErrorKey(null);
-    mutate(
-      { resource: 'users', id: 'me', values: { couponCode }, successNotification: false, errorNotification: false },
-      {
-        onSuccess: ({ data }) => {
-          setSaved(couponCode);
-          setCode('');
-          onSaved(data);
-        },
-        onError: (error) => setErrorKey(messageKeyOf(error)),
-      },
-    );
+    setGranted(null);
+    setPending(true);
+    try {
+      setGranted((await licensingApi.redeemCoupon(couponCode)).grant);
+      setCode('');
+    } catch (error) {
+      setErrorKey(messageKeyOf(error));
+    } finally {
+      setPending(false);
+    }
   };
   return (
-    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.coupon')}>
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.coupon')}>
       <ErrorAlert messageKey={errorKey} />
-      {saved && (
-        <Alert severity="info" role="status">
-          {t('pages.profile.couponSaved', { code: saved })}
+      {granted && (
+        <Alert severity="success" role="status">
+          {grantText(t, granted, language)}
         </Alert>
       )}
-      {!saved && user.couponCode && <Typography color="text.secondary">{t('pages.profile.couponPending', { code: user.couponCode })}</Typography>}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
         <TextField
           id="profile-coupon"
@@ -481,7 +499,7 @@ function CouponForm({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }
           autoComplete="off"
           sx={{ flex: 1 }}
         />
-        <Button type="submit" variant="outlined" size="large" disabled={mutation.isPending || code.trim() === ''} sx={{ mt: 0.5 }}>
+        <Button type="submit" variant="outlined" size="large" disabled={pending || code.trim() === ''} sx={{ mt: 0.5 }}>
           {t('pages.profile.couponSave')}
         </Button>
       </Box>
@@ -489,7 +507,7 @@ function CouponForm({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }
   );
 }
 
-/** `/account/profile` (spec section 2): personal details, newsletter, password and coupon. */
+/** `/account/profile` (spec section 2): personal details, newsletter, password, coupon and the download. */
 export default function Profile() {
   const { t } = useTranslation();
   const invalidateAuth = useInvalidateAuthStore();
@@ -523,7 +541,10 @@ export default function Profile() {
             <ConnectedAccounts user={shown} onSaved={onSaved} />
           </Section>
           <Section title={t('pages.profile.coupon')}>
-            <CouponForm user={shown} onSaved={onSaved} />
+            <CouponForm />
+          </Section>
+          <Section title={t('download.title')}>
+            <DownloadShapelab />
           </Section>
         </>
       ) : (

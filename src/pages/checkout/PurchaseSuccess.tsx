@@ -10,11 +10,11 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import type { Invoice, Subscription } from '../../../contract/subscription.js';
 import { billingApi } from '../../billing/api.js';
 import { useEventStream } from '../../billing/useEventStream.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 
 export const HELP_CENTRE_URL = 'https://help.shapelab.app';
-export const DOWNLOAD_URL = 'https://shapelab.app/download';
 
 /**
  * `subscription/success` and `perpetual/success` (spec section 2): the download, the help centre and the
@@ -62,10 +62,8 @@ export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) 
           <Typography>{t('pages.success.waiting')}</Typography>
         </Box>
       )}
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-        <Button variant="contained" href={DOWNLOAD_URL}>
-          {t('pages.success.download')}
-        </Button>
+      <DownloadShapelab />
+      <Box sx={{ mt: 2 }}>
         <Button component={RouterLink} to={localize('/account/profile')}>
           {t('pages.success.backToProfile')}
         </Button>

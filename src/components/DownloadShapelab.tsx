@@ -1,0 +1,83 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Release } from '../../contract/licensing.js';
+import { licensingApi } from '../licensing/api.js';
+import { detectPlatform } from '../licensing/platform.js';
+
+/** The website's download page, offered while the API lists no build (a fresh installation). */
+export const DOWNLOAD_PAGE_URL = 'https://shapelab.app/download';
+
+/** Spec section 7: the download is recorded on the account; it never waits for, nor fails with, that call. */
+function recordDownload(release: Release) {
+  void licensingApi.recordDownload(release).catch(() => undefined);
+}
+
+/**
+ * The offer to download the desktop application: the newest build for this computer's system first,
+ * the other systems' builds beside it; every build when the system is not recognised (a phone, say).
+ */
+export function DownloadShapelab() {
+  const { t } = useTranslation();
+  const [releases, setReleases] = useState<Release[] | null>(null);
+
+  useEffect(() => {
+    licensingApi
+      .latestReleases()
+      .then(setReleases)
+      .catch(() => setReleases([]));
+  }, []);
+
+  if (releases === null) return null;
+  const label = (release: Release, key = 'download.build') => t(key, { version: release.version, platform: t(`download.platforms.${release.platform}`) });
+
+  if (releases.length === 0) {
+    return (
+      <Button variant="contained" href={DOWNLOAD_PAGE_URL}>
+        {t('download.generic')}
+      </Button>
+    );
+  }
+
+  const platform = detectPlatform(navigator);
+  const mine = releases.find((release) => release.platform === platform);
+  if (!mine) {
+    return (
+      <Box data-testid="download-shapelab">
+        <Typography sx={{ mb: 1 }}>{t('download.choose')}</Typography>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+          {releases.map((release) => (
+            <Button key={release.id} variant="contained" href={release.url} onClick={() => recordDownload(release)}>
+              {label(release)}
+            </Button>
+          ))}
+        </Box>
+      </Box>
+    );
+  }
+
+  const others = releases.filter((release) => release !== mine);
+  return (
+    <Box data-testid="download-shapelab">
+      <Button variant="contained" href={mine.url} onClick={() => recordDownload(mine)}>
+        {label(mine)}
+      </Button>
+      {others.length > 0 && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          {t('download.others')}{' '}
+          {others.map((release, index) => (
+            <span key={release.id}>
+              {index > 0 && ' · '}
+              <Link href={release.url} onClick={() => recordDownload(release)}>
+                {label(release, 'download.other')}
+              </Link>
+            </span>
+          ))}
+        </Typography>
+      )}
+    </Box>
+  );
+}

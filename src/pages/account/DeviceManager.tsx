@@ -1,0 +1,140 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Seat, SeatsResponse } from '../../../contract/licensing.js';
+import { messageKeyOf } from '../../../providers/http.js';
+import { useEventStream } from '../../billing/useEventStream.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+import { licensingApi } from '../../licensing/api.js';
+
+/**
+ * `/account/device-manager` (spec sections 2 and 9): the computers holding the user's seats, with their
+ * name, id and last login, and how many of the seats are in use. Releasing a seat is confirmed first; the
+ * computer must then sign in again in Shapelab to use it. The list follows seat changes made elsewhere
+ * (an activation in the desktop application, another tab) through the event stream.
+ */
+export default function DeviceManagerPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language } = useLocale();
+  const [seats, setSeats] = useState<SeatsResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [releasing, setReleasing] = useState<Seat | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [released, setReleased] = useState<Seat | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      setSeats(await licensingApi.seats());
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  useEventStream((event) => {
+    if (event.type === 'seat') void refresh();
+  });
+
+  async function release(seat: Seat) {
+    setBusy(true);
+    setError(null);
+    setReleased(null);
+    try {
+      await licensingApi.releaseSeat(seat.id);
+      setReleased(seat);
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    } finally {
+      setReleasing(null);
+      setBusy(false);
+      // Also after a failure: a seat released elsewhere in the meantime leaves the list.
+      void refresh();
+    }
+  }
+
+  if (!seats && !error) return <FullPageSpinner />;
+  const lastLogin = (iso: string | null) =>
+    iso ? new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : t('pages.deviceManager.never');
+
+  return (
+    <PageCard title={t(titleKey)} testId="device-manager">
+      <ErrorAlert messageKey={error} />
+      {released && (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {t('pages.deviceManager.released', { name: released.name })}
+        </Alert>
+      )}
+      {seats && (
+        <Typography sx={{ mb: 2 }} data-testid="seat-usage">
+          {t('pages.deviceManager.usage', { used: seats.seats.length, limit: seats.limit })}
+        </Typography>
+      )}
+      {seats?.seats.length === 0 && (
+        <Box data-testid="no-devices">
+          <Typography sx={{ mb: 1 }}>{t('pages.deviceManager.empty')}</Typography>
+          <Typography sx={{ mb: 2 }}>{t('pages.deviceManager.howToActivate')}</Typography>
+          <DownloadShapelab />
+        </Box>
+      )}
+      {seats && seats.seats.length > 0 && (
+        <Table size="small" aria-label={t('pages.deviceManager.tableLabel')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('pages.deviceManager.name')}</TableCell>
+              <TableCell>{t('pages.deviceManager.computerId')}</TableCell>
+              <TableCell>{t('pages.deviceManager.lastLogin')}</TableCell>
+              <TableCell>{t('pages.deviceManager.actions')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {seats.seats.map((seat) => (
+              <TableRow key={seat.id}>
+                <TableCell>{seat.name}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{seat.computerId}</TableCell>
+                <TableCell>{lastLogin(seat.lastLoginAt)}</TableCell>
+                <TableCell>
+                  <Button
+                    size="small"
+                    color="error"
+                    disabled={busy}
+                    onClick={() => setReleasing(seat)}
+                    aria-label={t('pages.deviceManager.releaseLabel', { name: seat.name })}
+                  >
+                    {t('pages.deviceManager.release')}
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <ConfirmDialog
+        open={releasing !== null}
+        title={t('pages.deviceManager.confirmTitle', { name: releasing?.name ?? '' })}
+        confirmLabel={t('pages.deviceManager.confirmRelease')}
+        cancelLabel={t('pages.deviceManager.keep')}
+        busy={busy}
+        destructive
+        onCancel={() => setReleasing(null)}
+        onConfirm={() => releasing && void release(releasing)}
+      >
+        {t('pages.deviceManager.confirmText', { name: releasing?.name ?? '', computerId: releasing?.computerId ?? '' })}
+      </ConfirmDialog>
+    </PageCard>
+  );
+}

@@ -1,0 +1,189 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { messageKeyOf } from '../../../providers/http.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+import { licensingApi, type LiteKeysImport, type LiteKeysPage } from '../../licensing/api.js';
+
+const ROWS_PER_PAGE = [10, 25, 50, 100];
+/** Typing in the search box asks the server once the typing pauses, not on every key. */
+const SEARCH_DELAY_MS = 300;
+
+/** Hands `text` to the browser as a file download. */
+function saveFile(text: string, name: string, type: string) {
+  const href = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement('a');
+  anchor.href = href;
+  anchor.download = name;
+  anchor.click();
+  // After the click has handed the file over; revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(href), 0);
+}
+
+/**
+ * `/admin/shapelab-lite` (spec section 2: the unused keys list): the Shapelab Lite keys nobody has claimed
+ * yet, searched by key prefix and paged on the server; exported as CSV, and imported from the CSV files
+ * the stores send (a `key` column and an optional `channel` column).
+ */
+export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language } = useLocale();
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(0);
+  const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE[0] as number);
+  const [keys, setKeys] = useState<LiteKeysPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [imported, setImported] = useState<LiteKeysImport | null>(null);
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search.trim());
+      setPage(0);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    licensingApi
+      .liteKeys({ search: query, skip: page * rowsPerPage, take: rowsPerPage }, controller.signal)
+      .then((found) => {
+        setKeys(found);
+        setError(null);
+      })
+      .catch((failure: unknown) => {
+        if (!controller.signal.aborted) setError(messageKeyOf(failure));
+      });
+    return () => controller.abort();
+  }, [query, page, rowsPerPage, reload]);
+
+  async function exportCsv() {
+    setBusy(true);
+    setError(null);
+    try {
+      saveFile(await licensingApi.exportLiteKeys(query), 'shapelab-lite-keys.csv', 'text/csv');
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function importCsv(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    setImported(null);
+    try {
+      setImported(await licensingApi.importLiteKeys(await file.text()));
+      setPage(0);
+      setReload((n) => n + 1);
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    } finally {
+      // The same file may be chosen again (after fixing it).
+      input.value = '';
+      setBusy(false);
+    }
+  }
+
+  if (!keys && !error) return <FullPageSpinner />;
+  const date = (iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+  return (
+    <PageCard title={t(titleKey)} testId="shapelab-lite">
+      <ErrorAlert messageKey={error} />
+      {imported && (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {t('pages.liteKeys.imported', { imported: imported.imported, duplicates: imported.duplicates, invalid: imported.invalid })}
+        </Alert>
+      )}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', mb: 1 }}>
+        <TextField
+          id="lite-keys-search"
+          label={t('pages.liteKeys.search')}
+          type="search"
+          size="small"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          autoComplete="off"
+          sx={{ flex: 1, minWidth: 200 }}
+        />
+        <Button variant="outlined" disabled={busy} onClick={() => void exportCsv()}>
+          {t('pages.liteKeys.export')}
+        </Button>
+        <Button variant="contained" component="label" disabled={busy}>
+          {t('pages.liteKeys.import')}
+          <input type="file" accept=".csv,text/csv" hidden onChange={(event) => void importCsv(event)} data-testid="lite-keys-file" />
+        </Button>
+      </Box>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('pages.liteKeys.importHelp')}
+      </Typography>
+      {keys && (
+        <>
+          <Typography sx={{ mb: 1 }} data-testid="lite-keys-total">
+            {t('pages.liteKeys.total', { count: keys.total })}
+          </Typography>
+          {keys.total === 0 ? (
+            <Typography color="text.secondary">{t(query ? 'pages.liteKeys.noMatch' : 'pages.liteKeys.empty')}</Typography>
+          ) : (
+            <>
+              <Table size="small" aria-label={t('pages.liteKeys.tableLabel')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('pages.liteKeys.key')}</TableCell>
+                    <TableCell>{t('pages.liteKeys.channel')}</TableCell>
+                    <TableCell>{t('pages.liteKeys.importedAt')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {keys.data.map((key) => (
+                    <TableRow key={key.key}>
+                      <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{key.key}</TableCell>
+                      <TableCell>{key.channel}</TableCell>
+                      <TableCell>{date(key.importedAt)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              <TablePagination
+                component="div"
+                count={keys.total}
+                page={page}
+                onPageChange={(_event, next) => setPage(next)}
+                rowsPerPage={rowsPerPage}
+                rowsPerPageOptions={ROWS_PER_PAGE}
+                onRowsPerPageChange={(event) => {
+                  setRowsPerPage(Number(event.target.value));
+                  setPage(0);
+                }}
+                labelRowsPerPage={t('pages.liteKeys.rowsPerPage')}
+                labelDisplayedRows={({ from, to, count }) => t('pages.liteKeys.displayedRows', { from, to, count })}
+                getItemAriaLabel={(type) => t(`pages.liteKeys.goTo.${type}`)}
+              />
+            </>
+          )}
+        </>
+      )}
+    </PageCard>
+  );
+}
