@@ -35,6 +35,22 @@ async function advanceServerClock(seconds: number): Promise<void> {
   expect(response.status).toBe(200);
 }
 
+/** A coupon the registration can redeem, created as the seeded admin. */
+async function createCoupon(code: string): Promise<void> {
+  const login = await fetch(url('/api/auth/admin-login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: inject('adminEmail'), password: inject('adminPassword') }),
+  });
+  const { access_token } = (await login.json()) as { access_token: string };
+  const response = await fetch(url('/api/coupons'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({ code, grant: 'access', days: 30 }),
+  });
+  expect(response.status, await response.text()).toBe(200);
+}
+
 async function signupSource(email: string): Promise<string | null | undefined> {
   const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
   try {
@@ -70,6 +86,7 @@ const TEXTS = {
     accept: 'I accept the',
     newsletter: 'Send me news about Shapelab',
     coupon: 'Coupon code',
+    couponInvalid: 'This coupon code is not valid.',
     confirm: 'Confirm',
     choosePlan: 'Choose a plan',
     profile: 'Profile',
@@ -91,6 +108,7 @@ const TEXTS = {
     accept: 'Ich akzeptiere die',
     newsletter: 'Schickt mir Neuigkeiten zu Shapelab',
     coupon: 'Gutscheincode',
+    couponInvalid: 'Dieser Gutscheincode ist ungültig.',
     confirm: 'Bestätigen',
     choosePlan: 'Tarif wählen',
     profile: 'Profil',
@@ -108,6 +126,7 @@ for (const language of ['en', 'de'] as const) {
 
   describe(`accounts end to end in Chromium (${language})`, () => {
     const email = `e2e-reg-${language}-${randomBytes(4).toString('hex')}@example.com`;
+    const coupon = `BOOTH-${language}-${randomBytes(3).toString('hex')}`.toUpperCase();
 
     it('registers in steps with the validation texts, confirms the mailed code and is signed in', async () => {
       const { page, errors } = await newPage(browser);
@@ -127,12 +146,18 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('button', { name: texts.next, exact: true }).click();
 
       await shown(page.getByTestId('registration-step').getByText(language === 'en' ? 'Step 2/3' : 'Schritt 2/3'));
-      await page.getByLabel(texts.coupon).fill('BOOTH-42');
+      await page.getByLabel(texts.coupon).fill('NO-SUCH-COUPON');
       await page.getByLabel(texts.newsletter).check();
       await page.getByRole('button', { name: texts.create }).click();
       await shown(page.getByText(texts.privacy));
       expect(await outbox(email)).toHaveLength(0);
       await page.getByLabel(texts.accept).check();
+      // The coupon is checked before the account exists: an unknown one keeps the visitor on this step.
+      await page.getByRole('button', { name: texts.create }).click();
+      await shown(page.getByRole('alert').getByText(texts.couponInvalid));
+      expect(await outbox(email)).toHaveLength(0);
+      await createCoupon(coupon);
+      await page.getByLabel(texts.coupon).fill(coupon);
       await page.getByRole('button', { name: texts.create }).click();
 
       await page.waitForURL(new RegExp(`/${language}/users/confirm\\?email=`));
@@ -144,7 +169,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('button', { name: texts.confirm, exact: true }).click();
       await page.waitForURL(new RegExp(`/${language}/account/subscription/choose-plan$`));
       await shown(page.getByRole('heading', { level: 1, name: texts.choosePlan }));
-      expect(await signupSource(email)).toBe('web|BOOTH-42|1');
+      expect(await signupSource(email)).toBe(`web|${coupon}|1`);
 
       await signOut(page, texts);
       await page.waitForURL(new RegExp(`/${language}/login$`));
