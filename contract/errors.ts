@@ -67,6 +67,9 @@ export const MESSAGE_KEYS = [
   'COUPON_EXISTS',
   'LITE_KEY_INVALID',
   'LITE_KEY_CLAIMED',
+  'USER_NOT_FOUND',
+  'CANNOT_MODIFY_SELF',
+  'LAST_ADMIN',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
 ] as const;

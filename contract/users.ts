@@ -21,29 +21,46 @@ export const meSchema = z.object({
   hasPassword: z.boolean(),
   /** ISO 3166-1 alpha-2 country or region, or null. */
   country: z.string().nullable(),
-  /** A coupon code kept until the coupons module redeems it (issue "Licences, devices, coupons"). */
+  /** The coupon code entered at sign-up (redeemed then). */
   couponCode: z.string().nullable(),
   googleConnected: z.boolean(),
   facebookConnected: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 
-/** Columns the admin users list may be sorted by (spec section 7: `sortField`). */
-export const USER_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;
+/** Columns the admin users list may be sorted by (spec section 7: `sortField`), one per grid column. */
+export const USER_SORT_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'emailVerified',
+  'googleConnected',
+  'facebookConnected',
+  'newsletter',
+  'createdAt',
+  'downloadedAt',
+  'lastLaunchedAt',
+  'isAdmin',
+] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+/** The largest page `GET /users` answers; a larger `take` is refused. */
 export const MAX_PAGE_SIZE = 100;
 
 /**
  * `GET /users` query. Sorting applies only when both sortField and sortDirection are given, paging only
  * when both skip and take are integers (spec section 7); other values are refused, never passed to SQL.
+ * `search` matches the start of the email, first name or last name, ignoring case.
  */
 export const listUsersQuerySchema = z.object({
   sortField: z.enum(USER_SORT_FIELDS).optional(),
   sortDirection: z.enum(['asc', 'desc', 'ASC', 'DESC']).optional(),
   skip: z.coerce.number().int().min(0).optional(),
   take: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  search: z.string().trim().max(100).optional(),
 });
 export type ListUsersQuery = z.infer<typeof listUsersQuerySchema>;
 
+/** A row of the admin users table (spec section 2: its columns). */
 export const adminUserSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -51,7 +68,13 @@ export const adminUserSchema = z.object({
   lastName: z.string().nullable(),
   roles: z.array(roleSchema),
   emailVerified: z.boolean(),
+  googleConnected: z.boolean(),
+  facebookConnected: z.boolean(),
+  newsletter: z.boolean(),
   createdAt: z.string(),
+  downloadedAt: z.string().nullable(),
+  lastLaunchedAt: z.string().nullable(),
+  isAdmin: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -60,3 +83,18 @@ export const listUsersResponseSchema = z.object({
   total: z.number().int(),
 });
 export type ListUsersResponse = z.infer<typeof listUsersResponseSchema>;
+
+/** `PATCH /users/{id}` (admin; spec section 7: body roles). */
+export const updateRolesSchema = z.object({ roles: z.array(roleSchema).min(1).max(ROLES.length) }).strict();
+export const userIdParamsSchema = z.object({ id: z.uuid() });
+
+/** An admin change as the audit log keeps it: who, what, when. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.enum(['roles.changed', 'user.deleted']),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -129,7 +129,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle } });
-      await api.register(usersRoutes, { users, guards });
+      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },

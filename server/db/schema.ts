@@ -25,6 +25,10 @@ export interface UsersTable {
   last_launched_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** First download of the desktop application (`POST /users/downloadedShapelab`). */
   downloaded_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0 or 1, kept by triggers on social_accounts and user_roles (migration 0009). */
+  google_connected: ColumnType<number, never, never>;
+  facebook_connected: ColumnType<number, never, never>;
+  is_admin: ColumnType<number, never, never>;
 }
 
 export interface EmailVerificationsTable {
@@ -248,6 +252,16 @@ export interface AnalyticsExportsTable {
   received_at: Timestamp;
 }
 
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  target_user_id: string;
+  action: string;
+  /** JSON. */
+  details: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -272,6 +286,7 @@ export interface Database {
   downloads: DownloadsTable;
   analytics_sessions: AnalyticsSessionsTable;
   analytics_exports: AnalyticsExportsTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

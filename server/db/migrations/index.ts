@@ -8,6 +8,7 @@ import { billingCustomers } from './0005-billing-customers.js';
 import { billingEvents } from './0006-billing-events.js';
 import { transactions } from './0007-transactions.js';
 import { licensing } from './0008-licensing.js';
+import { adminUsers } from './0009-admin-users.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -23,5 +24,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-billing-events': billingEvents(dialect),
     '0007-transactions': transactions(dialect),
     '0008-licensing': licensing(dialect),
+    '0009-admin-users': adminUsers(dialect),
   };
 }

@@ -1,10 +1,6 @@
 import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Role } from '../../../contract/users.js';
 
-export interface ListUsersOptions {
-  sort?: { column: 'first_name' | 'last_name' | 'email' | 'created_at'; direction: 'asc' | 'desc' };
-  page?: { skip: number; take: number };
-}
 import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
 
@@ -56,6 +52,9 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     country: row.country,
     last_launched_at: row.last_launched_at,
     downloaded_at: row.downloaded_at,
+    google_connected: row.google_connected,
+    facebook_connected: row.facebook_connected,
+    is_admin: row.is_admin,
     roles,
     google_links: Number(row.google_links),
     facebook_links: Number(row.facebook_links),
@@ -138,44 +137,6 @@ export class UsersRepo {
       .where('role', '=', role)
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  /** One page of users with their roles, plus the total; the sort column comes from an allowlist. */
-  async list(options: ListUsersOptions): Promise<{ rows: UserWithRoles[]; total: number }> {
-    let query = this.db
-      .selectFrom('users')
-      .selectAll()
-      .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')]);
-    if (options.sort) query = query.orderBy(options.sort.column, options.sort.direction);
-    query = query.orderBy('id');
-    if (options.page) query = query.limit(options.page.take).offset(options.page.skip);
-    const [rows, count] = await Promise.all([
-      query.execute(),
-      this.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    const roles = rows.length
-      ? await this.db
-          .selectFrom('user_roles')
-          .select(['user_id', 'role'])
-          .where(
-            'user_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute()
-      : [];
-    return {
-      rows: rows.map((row) => ({
-        ...row,
-        google_links: Number(row.google_links),
-        facebook_links: Number(row.facebook_links),
-        roles: roles.filter((r) => r.user_id === row.id).map((r) => r.role as Role),
-      })),
-      total: Number(count.n),
-    };
   }
 
   async update(

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AdminUser, ListUsersQuery, ListUsersResponse, Me } from '../../../contract/users.js';
+import type { Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import { hashPassword } from '../auth/passwords.js';
-import type { ListUsersOptions, UsersRepo, UserWithRoles } from './repo.js';
+import type { UsersRepo, UserWithRoles } from './repo.js';
 
 export function toMe(user: UserWithRoles): Me {
   return {
@@ -70,37 +70,3 @@ export async function seedAdmin(
   return { email, generatedPassword, created: true };
 }
 
-const SORT_COLUMNS = {
-  firstName: 'first_name',
-  lastName: 'last_name',
-  email: 'email',
-  createdAt: 'created_at',
-} as const;
-
-function toAdminUser(user: UserWithRoles): AdminUser {
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    roles: user.roles,
-    emailVerified: user.email_verified_at !== null,
-    createdAt: user.created_at,
-  };
-}
-
-/** Admin list (spec section 7): sort only when both sort values are given, page only when both numbers are. */
-export async function listUsers(users: UsersRepo, query: ListUsersQuery): Promise<ListUsersResponse> {
-  const options: ListUsersOptions = {};
-  if (query.sortField && query.sortDirection) {
-    options.sort = {
-      column: SORT_COLUMNS[query.sortField],
-      direction: query.sortDirection.toLowerCase() as 'asc' | 'desc',
-    };
-  }
-  if (query.skip !== undefined && query.take !== undefined) {
-    options.page = { skip: query.skip, take: query.take };
-  }
-  const { rows, total } = await users.list(options);
-  return { data: rows.map(toAdminUser), total };
-}

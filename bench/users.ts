@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { USER_SORT_FIELDS } from '../contract/users.js';
+import { buildApp } from '../server/app.js';
+import { SystemClock } from '../server/clock.js';
+import type { Config, DatabaseConfig } from '../server/config.js';
+import { migrateToLatest, openDatabase, type Db } from '../server/db/index.js';
+import { AccessTokens } from '../server/modules/auth/access-tokens.js';
+
+/**
+ * The admin users list at a million users (issue "Admin area"): generated rows straight into the
+ * database, then `GET /api/users` through the real app (`inject`: routing, validation, query,
+ * serialisation; no network) for every sortable column both ways on pages 1-100, skip 500,000, and email
+ * prefix searches. Prints medians and p95 per case and writes bench/results/users.json.
+ *
+ *   npm run bench:users                     SQLite (a generated file, reused: delete it to regenerate)
+ *   BENCH_DATABASE_URL=postgres://... npm run bench:users   PostgreSQL too (a fresh database, dropped after)
+ *   USERS=100000 npm run bench:users        a smaller set
+ */
+const USERS = Number(process.env.USERS ?? 1_000_000);
+const PAGE_SIZE = 25;
+const root = path.resolve(import.meta.dirname, '..');
+
+/** The generated users: spread over two years, names and emails varied, flags at realistic rates. */
+function generate(dialect: 'sqlite' | 'postgres', count: number) {
+  const ts = (expr: string) => (dialect === 'sqlite' ? `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr}, 'unixepoch')` : `to_timestamp(${expr})`);
+  const series =
+    dialect === 'sqlite'
+      ? `with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${count}) select n from seq`
+      : `select n from generate_series(1, ${count}) as n`;
+  const hex = (expr: string, width: number) => (dialect === 'sqlite' ? `printf('%0${width}x', ${expr})` : `lpad(to_hex(${expr}), ${width}, '0')`);
+  return `insert into users (id, email, password_hash, first_name, last_name, email_verified_at, signup_source, created_at, updated_at,
+      newsletter, language, downloaded_at, last_launched_at, google_connected, facebook_connected, is_admin)
+    select ${hex('n', 8)} || '-0000-4000-8000-' || ${hex('(n * 7919) % 281474976710655', 12)},
+      'u' || ((n * 7919) % 1000003) || '.' || n || '@example.com',
+      null,
+      'Name' || ((n * 7) % 5000),
+      'Family' || ((n * 13) % 20000),
+      case when n % 10 = 0 then null else ${ts('1700000000 + n * 63 + 600')} end,
+      'web',
+      ${ts('1700000000 + n * 63')},
+      ${ts('1700000000 + n * 63')},
+      case when n % 3 = 0 then 1 else 0 end,
+      'en',
+      case when n % 5 < 3 then ${ts('1700000000 + n * 63 + 3600')} else null end,
+      case when n % 2 = 0 then ${ts('1700000000 + n * 63 + 86400')} else null end,
+      case when n % 7 = 0 then 1 else 0 end,
+      case when n % 11 = 0 then 1 else 0 end,
+      case when n % 100000 = 0 then 1 else 0 end
+    from (${series}) as s`;
+}
+
+async function prepare(config: DatabaseConfig): Promise<Db> {
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const { n } = await db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  if (Number(n) < USERS) {
+    const started = performance.now();
+    process.stdout.write(`generating ${USERS.toLocaleString('en')} users on ${config.dialect}...`);
+    await sql.raw(generate(config.dialect, USERS)).execute(db.kysely);
+    await sql.raw(`insert into user_roles (user_id, role) select id, 'user' from users`).execute(db.kysely);
+    await sql.raw(`insert into user_roles (user_id, role) select id, 'admin' from users where is_admin = 1`).execute(db.kysely);
+    await sql.raw(config.dialect === 'sqlite' ? 'analyze' : 'analyze users').execute(db.kysely);
+    process.stdout.write(` ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  }
+  return db;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+async function measure(label: string, dialect: string, db: Db) {
+  const config = {
+    nodeEnv: 'production',
+    appUrl: 'http://localhost',
+    jwtSecret: randomBytes(48).toString('base64url'),
+    logLevel: 'silent',
+    spaDir: path.join(os.tmpdir(), 'no-spa'),
+    mailTransport: 'smtp',
+    smtpUrl: 'smtp://127.0.0.1:2525',
+    mailFrom: 'bench <bench@localhost>',
+    social: { standins: false, google: null, facebook: null },
+    rateLimitPerAddress: 1_000_000,
+    billing: { sandbox: false, apiKey: '', environment: '', clientToken: '', webhookSecret: '' },
+  } as unknown as Config;
+  const clock = new SystemClock();
+  const app = await buildApp({ config, db, clock });
+  const adminRow = await db.kysely.selectFrom('users').select('id').where('is_admin', '=', 1).executeTakeFirstOrThrow();
+  const token = await new AccessTokens(config.jwtSecret, clock).sign(adminRow.id, ['admin', 'user']);
+  const time = async (url: string) => {
+    const started = performance.now();
+    const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    const elapsed = performance.now() - started;
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return elapsed;
+  };
+  const results: Record<string, { median: number; p95: number; max: number; n: number }> = {};
+  const record = (name: string, samples: number[]) => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    results[name] = { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] ?? NaN, n: samples.length };
+    process.stdout.write(`  ${label} ${name.padEnd(32)} median ${quantile(sorted, 0.5).toFixed(1).padStart(7)} ms  p95 ${quantile(sorted, 0.95).toFixed(1).padStart(7)} ms\n`);
+  };
+
+  await time(`/api/users?skip=0&take=${PAGE_SIZE}`); // warm-up
+  const allPages: number[] = [];
+  for (const field of USER_SORT_FIELDS) {
+    const samples: number[] = [];
+    for (const direction of ['asc', 'desc']) {
+      for (let page = 0; page < 100; page++) samples.push(await time(`/api/users?sortField=${field}&sortDirection=${direction}&skip=${page * PAGE_SIZE}&take=${PAGE_SIZE}`));
+    }
+    allPages.push(...samples);
+    record(`pages 1-100 ${field}`, samples);
+  }
+  record('pages 1-100 every column', allPages);
+  const deep: number[] = [];
+  for (const field of USER_SORT_FIELDS) {
+    for (const direction of ['asc', 'desc']) deep.push(await time(`/api/users?sortField=${field}&sortDirection=${direction}&skip=500000&take=${PAGE_SIZE}`));
+  }
+  record('skip 500000 every column', deep);
+  const search: number[] = [];
+  for (let index = 0; index < 200; index++) {
+    const prefix = `u${(index * 7919) % 100000}`.slice(0, 3 + (index % 4));
+    search.push(await time(`/api/users?search=${encodeURIComponent(prefix)}&skip=0&take=${PAGE_SIZE}`));
+  }
+  record('search email prefix', search);
+  const searchSorted: number[] = [];
+  for (let index = 0; index < 50; index++) searchSorted.push(await time(`/api/users?search=u${100 + index}&sortField=lastName&sortDirection=asc&skip=0&take=${PAGE_SIZE}`));
+  record('search email prefix, sorted', searchSorted);
+  await app.close();
+  return { dialect, users: USERS, pageSize: PAGE_SIZE, results };
+}
+
+const runs = [];
+const sqliteDir = path.join(root, 'data');
+mkdirSync(sqliteDir, { recursive: true });
+const sqliteFile = path.join(sqliteDir, `bench-users-${USERS}.db`);
+if (!existsSync(sqliteFile)) process.stdout.write(`(SQLite file ${sqliteFile} will be created)\n`);
+runs.push(await measure('sqlite', 'sqlite', await prepare({ dialect: 'sqlite', file: sqliteFile })));
+
+const pgUrl = process.env.BENCH_DATABASE_URL;
+if (pgUrl) {
+  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  try {
+    runs.push(await measure('postgres', 'postgres', await prepare({ dialect: 'postgres', url: url.toString() })));
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+writeFileSync(path.join(root, 'bench/results/users.json'), `${JSON.stringify({ date: new Date().toISOString(), runs }, null, 2)}\n`);

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import type { AdminUser, AuditEntry, ListUsersQuery, ListUsersResponse, Role, UserSortField } from '../../../contract/users.js';
+import type { Clock } from '../../clock.js';
+import type { Dialect } from '../../db/index.js';
+import type { Database, UsersTable } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+
+export interface AdminDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+}
+
+/** Grid column -> users column; only these names ever reach ORDER BY. Each has an index (column, id). */
+const SORT_COLUMNS: Record<UserSortField, string> = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  emailVerified: 'email_verified_at',
+  googleConnected: 'google_connected',
+  facebookConnected: 'facebook_connected',
+  newsletter: 'newsletter',
+  createdAt: 'created_at',
+  downloadedAt: 'downloaded_at',
+  lastLaunchedAt: 'last_launched_at',
+  isAdmin: 'is_admin',
+};
+
+const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
+
+const ROW_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'email_verified_at',
+  'google_connected',
+  'facebook_connected',
+  'newsletter',
+  'created_at',
+  'downloaded_at',
+  'last_launched_at',
+  'is_admin',
+] as const;
+
+type Row = Pick<Selectable<UsersTable>, (typeof ROW_COLUMNS)[number]>;
+
+/** Rows as the grid shows them, with their roles (one query for the page). */
+async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<AdminUser[]> {
+  const roles = rows.length
+    ? await db
+        .selectFrom('user_roles')
+        .select(['user_id', 'role'])
+        .where(
+          'user_id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .execute()
+    : [];
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    roles: roles
+      .filter((r) => r.user_id === row.id)
+      .map((r) => r.role as Role)
+      .sort(),
+    emailVerified: row.email_verified_at !== null,
+    googleConnected: Number(row.google_connected) === 1,
+    facebookConnected: Number(row.facebook_connected) === 1,
+    newsletter: Number(row.newsletter) === 1,
+    createdAt: new Date(row.created_at).toISOString(),
+    downloadedAt: iso(row.downloaded_at),
+    lastLaunchedAt: iso(row.last_launched_at),
+    isAdmin: Number(row.is_admin) === 1,
+  }));
+}
+
+/** The smallest string greater than every string starting with `prefix` (byte order, as SQLite compares). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCodePoint((prefix.codePointAt(prefix.length - 1) ?? 0) + 1);
+}
+
+/**
+ * Name or email starting with `term`, ignoring case, in a form each dialect answers from an index:
+ * SQLite compares ranges on lower(x); PostgreSQL uses LIKE 'term%' on text_pattern_ops indexes.
+ */
+function searchFilter(dialect: Dialect, term: string) {
+  const q = term.toLowerCase();
+  return (eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> => {
+    const columns = [eb.ref('email'), eb.fn<string>('lower', [eb.ref('first_name')]), eb.fn<string>('lower', [eb.ref('last_name')])];
+    if (dialect === 'postgres') {
+      const pattern = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return eb.or(columns.map((column) => eb(column, 'like', pattern)));
+    }
+    const end = prefixEnd(q);
+    return eb.or(columns.map((column) => eb.and([eb(column, '>=', q), eb(column, '<', end)])));
+  };
+}
+
+/**
+ * `GET /users` (admin; spec section 7): one page in the requested order (ties by id, so pages never
+ * overlap), the total, and an optional prefix search. NULLs come first ascending on both dialects.
+ */
+export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise<ListUsersResponse> {
+  const filter = query.search ? searchFilter(deps.dialect, query.search) : null;
+  let page = deps.db.selectFrom('users').select(ROW_COLUMNS);
+  if (filter) page = page.where(filter);
+  if (query.sortField && query.sortDirection) {
+    const column = sql.ref(SORT_COLUMNS[query.sortField]);
+    const desc = query.sortDirection.toLowerCase() === 'desc';
+    if (deps.dialect === 'postgres') page = page.orderBy(desc ? sql`${column} desc nulls last` : sql`${column} asc nulls first`);
+    else page = page.orderBy(column, desc ? 'desc' : 'asc');
+    page = page.orderBy('id', desc ? 'desc' : 'asc');
+  } else {
+    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  }
+  if (query.skip !== undefined && query.take !== undefined) page = page.limit(query.take).offset(query.skip);
+  let count = deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n'));
+  if (filter) count = count.where(filter);
+  const [rows, total] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+  return { total: Number(total.n), data: await toAdminUsers(deps.db, rows) };
+}
+
+async function oneUser(deps: AdminDeps, id: string): Promise<AdminUser> {
+  const row = await deps.db.selectFrom('users').select(ROW_COLUMNS).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('USER_NOT_FOUND', 404);
+  const [user] = await toAdminUsers(deps.db, [row]);
+  return user as AdminUser;
+}
+
+/**
+ * How many admins remain besides `except`, with the admin rows locked on PostgreSQL (SQLite runs one
+ * write transaction at a time), so two admins demoting each other at once cannot leave none.
+ */
+async function otherAdmins(trx: Transaction<Database>, dialect: Dialect, except: string): Promise<number> {
+  let query = trx.selectFrom('user_roles').select('user_id').where('role', '=', 'admin');
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.execute()).filter((row) => row.user_id !== except).length;
+}
+
+async function audit(trx: Transaction<Database>, entry: { actorId: string; targetId: string; action: AuditEntry['action']; details: object; at: string }) {
+  await trx
+    .insertInto('audit_log')
+    .values({ id: randomUUID(), actor_id: entry.actorId, target_user_id: entry.targetId, action: entry.action, details: JSON.stringify(entry.details), created_at: entry.at })
+    .execute();
+}
+
+/**
+ * `PATCH /users/{id}` (admin): sets the user's roles ('user' is always kept). An admin cannot remove
+ * their own admin role, and the last admin cannot lose it. The user's next request sees the change:
+ * the guard reads roles from the database on every request.
+ */
+export async function changeRoles(deps: AdminDeps, actorId: string, targetId: string, requested: Role[]): Promise<AdminUser> {
+  const roles = [...new Set<Role>(['user', ...requested])].sort();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = (await trx.selectFrom('user_roles').select('role').where('user_id', '=', targetId).execute()).map((row) => row.role as Role).sort();
+    const exists = await trx.selectFrom('users').select('id').where('id', '=', targetId).executeTakeFirst();
+    if (!exists) throw new AppError('USER_NOT_FOUND', 404);
+    const losesAdmin = current.includes('admin') && !roles.includes('admin');
+    if (losesAdmin && targetId === actorId) throw new AppError('CANNOT_MODIFY_SELF', 409);
+    if (losesAdmin && (await otherAdmins(trx, deps.dialect, targetId)) === 0) throw new AppError('LAST_ADMIN', 409);
+    if (current.join() === roles.join()) return;
+    await trx.deleteFrom('user_roles').where('user_id', '=', targetId).execute();
+    await trx
+      .insertInto('user_roles')
+      .values(roles.map((role) => ({ user_id: targetId, role })))
+      .execute();
+    await audit(trx, { actorId, targetId, action: 'roles.changed', details: { from: current, to: roles }, at: deps.clock.now().toISOString() });
+  });
+  return oneUser(deps, targetId);
+}
+
+/**
+ * `DELETE /users/{id}` (admin): the account and everything personal goes (sessions, device seats and
+ * their tokens, social links, verifications, roles: foreign keys cascade); payments, subscriptions and
+ * licences stay for the books, detached (their user_id set to null). An admin cannot delete themselves,
+ * nor the last admin. The audit entry keeps no personal data of the deleted user.
+ */
+export async function deleteUser(deps: AdminDeps, actorId: string, targetId: string): Promise<{ id: string }> {
+  if (targetId === actorId) throw new AppError('CANNOT_MODIFY_SELF', 409);
+  await deps.db.transaction().execute(async (trx) => {
+    const roles = (await trx.selectFrom('user_roles').select('role').where('user_id', '=', targetId).execute()).map((row) => row.role);
+    const user = await trx.selectFrom('users').select(['id', 'created_at']).where('id', '=', targetId).executeTakeFirst();
+    if (!user) throw new AppError('USER_NOT_FOUND', 404);
+    if (roles.includes('admin') && (await otherAdmins(trx, deps.dialect, targetId)) === 0) throw new AppError('LAST_ADMIN', 409);
+    const seats = await trx.selectFrom('seats').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', targetId).executeTakeFirstOrThrow();
+    await trx.deleteFrom('users').where('id', '=', targetId).execute();
+    await audit(trx, {
+      actorId,
+      targetId,
+      action: 'user.deleted',
+      details: { roles: roles.sort(), registeredAt: new Date(user.created_at).toISOString(), seatsReleased: Number(seats.n) },
+      at: deps.clock.now().toISOString(),
+    });
+  });
+  return { id: targetId };
+}
+
+/** `GET /users/{id}/audit` (admin): the admin changes made to a user, newest first, with who made them. */
+export async function auditOf(db: Kysely<Database>, targetId: string): Promise<AuditEntry[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .leftJoin('users', 'users.id', 'audit_log.actor_id')
+    .select(['audit_log.id', 'audit_log.actor_id', 'users.email', 'audit_log.action', 'audit_log.details', 'audit_log.created_at'])
+    .where('audit_log.target_user_id', '=', targetId)
+    .orderBy('audit_log.created_at', 'desc')
+    .orderBy('audit_log.id')
+    .limit(200)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    actorId: row.actor_id,
+    actorEmail: row.email,
+    action: row.action as AuditEntry['action'],
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
