@@ -1,11 +1,30 @@
-import type { BaseRecord, CrudSort, DataProvider, Pagination } from '@refinedev/core';
-import type { HttpClient } from './http.js';
+import type { BaseRecord, CrudFilter, CrudSort, CustomParams, DataProvider, LogicalFilter, Pagination } from '@refinedev/core';
+import type { HttpClient, RequestOptions } from './http.js';
 
 export interface ListQuery {
   sortField?: string;
   sortDirection?: string;
   skip?: number;
   take?: number;
+  /** Text the list's records start with (the users list: email, first name or last name). */
+  search?: string;
+}
+
+/**
+ * A list's text search as a Refine filter. The API matches the start of the searched columns, so the
+ * filter says `startswith`; it is the only filter the list endpoints take, and the only one sent.
+ */
+export const SEARCH_FILTER_FIELD = 'search';
+export function searchFilter(text: string): LogicalFilter {
+  return { field: SEARCH_FILTER_FIELD, operator: 'startswith', value: text };
+}
+
+/** The text of the search filter among `filters`, or '' when there is none. */
+export function searchOf(filters: readonly CrudFilter[] | undefined): string {
+  const found = filters?.find(
+    (filter): filter is LogicalFilter => 'field' in filter && filter.field === SEARCH_FILTER_FIELD && filter.operator === 'startswith',
+  );
+  return typeof found?.value === 'string' ? found.value.trim() : '';
 }
 
 /**
@@ -22,12 +41,14 @@ export function listQueryString(query: ListQuery): string {
     params.set('skip', String(query.skip));
     params.set('take', String(query.take));
   }
+  const search = query.search?.trim();
+  if (search) params.set('search', search);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-/** Refine's pagination and sorters as the API's list query. */
-export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined): ListQuery {
+/** Refine's pagination, sorters and search filter as the API's list query. */
+export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined, filters?: CrudFilter[]): ListQuery {
   const query: ListQuery = {};
   const sorter = sorters?.[0];
   if (sorter) {
@@ -40,16 +61,27 @@ export function toListQuery(pagination: Pagination | undefined, sorters: CrudSor
     query.skip = (currentPage - 1) * pageSize;
     query.take = pageSize;
   }
+  const search = searchOf(filters);
+  if (search) query.search = search;
   return query;
 }
+
+/** The methods the HTTP client sends; Refine's HEAD and OPTIONS have no use here. */
+const CUSTOM_METHODS: Partial<Record<CustomParams['method'], RequestOptions['method']>> = {
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+};
 
 /** Admin resources over the API: `{ data, total }` lists and REST paths per record (spec section 7). */
 export function createDataProvider(http: HttpClient): DataProvider {
   return {
     getApiUrl: () => '/api',
-    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, sorters }: Parameters<DataProvider['getList']>[0]) {
+    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, sorters, filters }: Parameters<DataProvider['getList']>[0]) {
       const body = await http<{ data: TData[]; total: number }>(
-        `/${resource}${listQueryString(toListQuery(pagination, sorters))}`,
+        `/${resource}${listQueryString(toListQuery(pagination, sorters, filters))}`,
       );
       return { data: body.data, total: body.total };
     },
@@ -67,6 +99,12 @@ export function createDataProvider(http: HttpClient): DataProvider {
     async deleteOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['deleteOne']>[0]) {
       const data = await http<TData | null>(`/${resource}/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
       return { data: (data ?? { id }) as TData };
+    },
+    /** `useCustom` and `useCustomMutation`: `url` is a path under the API base, like every other call here. */
+    async custom<TData extends BaseRecord = BaseRecord>({ url, method, payload }: CustomParams) {
+      const httpMethod = CUSTOM_METHODS[method];
+      if (!httpMethod) throw new Error(`The API takes no ${method.toUpperCase()} requests`);
+      return { data: await http<TData>(url, { method: httpMethod, body: payload }) };
     },
   };
 }

@@ -14,3 +14,8 @@ export const authProvider = createAuthProvider({ http, session, cache, channel: 
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
 export { http, messages, session };
+/**
+ * For pages that use nothing else of the providers. Importing http.ts on its own would make the bundler
+ * split it from this module's chunk, which every route loads, into one more request for all of them.
+ */
+export { messageKeyOf } from './http.js';

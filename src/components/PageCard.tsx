@@ -3,11 +3,11 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from './useDocumentTitle.js';
 
-/** The card of a page: its heading (also the tab title) and its content. */
-export function PageCard({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+/** The card of a page: its heading (also the tab title) and its content; `wide` for tables of many columns. */
+export function PageCard({ title, children, testId, wide = false }: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
   useDocumentTitle(title);
   return (
-    <Paper component="section" sx={{ p: { xs: 3, sm: 4 }, maxWidth: 720 }} aria-labelledby="page-title" data-testid={testId}>
+    <Paper component="section" sx={{ p: { xs: 3, sm: 4 }, maxWidth: wide ? 'none' : 720 }} aria-labelledby="page-title" data-testid={testId}>
       <Typography id="page-title" variant="h4" component="h1" gutterBottom>
         {title}
       </Typography>

@@ -33,6 +33,7 @@ export const PAGE_MODULES = {
   purchaseSuccess: 'checkout/PurchaseSuccess',
   deviceManager: 'account/DeviceManager',
   shapelabLite: 'admin/ShapelabLite',
+  users: 'admin/Users',
   planned: 'public/Planned',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
@@ -111,7 +112,7 @@ export const ROUTES: RouteEntry[] = [
   publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
   account('admin/analytics', 'routes.analytics', 'admin'),
   account('admin/cohort', 'routes.cohort', 'admin'),
-  account('admin/users', 'routes.users', 'admin'),
+  account('admin/users', 'routes.users', 'admin', 'users'),
   account('admin/shapelab-lite', 'routes.shapelabLite', 'admin', 'shapelabLite'),
   account('admin/analytics/steam', 'routes.steamAnalytics', 'admin'),
   account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin'),

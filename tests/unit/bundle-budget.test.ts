@@ -42,6 +42,13 @@ describe('bundle budgets', () => {
     expect(budgetOf('/checkout-new/:type/:priceId?')).toBe(350_000);
   });
 
+  it('the MUI X DataGrid loads with the admin users page only', () => {
+    // Refine's MUI layout keeps one enum of it (GridLogicOperator, a few hundred bytes) wherever it loads.
+    const gridBytes = (weight: RouteWeight) => weight.packages.find((p) => p.name === '@mui/x-data-grid')?.bytes ?? 0;
+    expect(weights.filter((w) => gridBytes(w) > 2_000).map((w) => w.route)).toEqual(['/admin/users']);
+    expect(gridBytes(weights.find((w) => w.route === '/admin/users') as RouteWeight)).toBeGreaterThan(50_000);
+  });
+
   it('public pages load neither the DataGrid, the charts, the payment client nor Refine', () => {
     const publicRoutes = ['/login', '/registration', '/forgot-password', '/admin/login', '/terms', '/*'];
     for (const route of publicRoutes) {

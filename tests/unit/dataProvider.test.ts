@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDataProvider, listQueryString, toListQuery } from '../../providers/dataProvider.js';
+import { createDataProvider, listQueryString, searchFilter, searchOf, toListQuery } from '../../providers/dataProvider.js';
 import type { HttpClient, RequestOptions } from '../../providers/http.js';
 
 describe('listQueryString: GET /users query (spec section 7)', () => {
@@ -51,6 +51,43 @@ describe('listQueryString: GET /users query (spec section 7)', () => {
   it('values are URL-encoded', () => {
     expect(listQueryString({ sortField: 'a&b=c', sortDirection: 'asc' })).toBe('?sortField=a%26b%3Dc&sortDirection=asc');
   });
+
+  it('search is sent trimmed and encoded, after sorting and paging', () => {
+    expect(listQueryString({ search: '  anna ' })).toBe('?search=anna');
+    expect(listQueryString({ sortField: 'email', sortDirection: 'asc', skip: 0, take: 25, search: 'a+b@x&y' })).toBe(
+      '?sortField=email&sortDirection=asc&skip=0&take=25&search=a%2Bb%40x%26y',
+    );
+  });
+
+  it.each([
+    ['no search', {}],
+    ['an empty search', { search: '' }],
+    ['a blank search', { search: '   ' }],
+  ])('search is omitted with %s', (_label, query) => {
+    expect(listQueryString(query)).toBe('');
+  });
+
+  it('search does not change the sorting and paging rules', () => {
+    expect(listQueryString({ sortField: 'email', skip: 1.5, take: 10, search: 'jo' })).toBe('?search=jo');
+  });
+});
+
+describe("the search filter: Refine's filters -> `search`", () => {
+  it('searchFilter is a startswith filter on the search field, and searchOf reads it back trimmed', () => {
+    expect(searchFilter('jo')).toEqual({ field: 'search', operator: 'startswith', value: 'jo' });
+    expect(searchOf([searchFilter(' jo ')])).toBe('jo');
+  });
+
+  it.each([
+    ['no filters', undefined],
+    ['an empty list', []],
+    ['another field', [{ field: 'email', operator: 'startswith', value: 'jo' }]],
+    ['another operator', [{ field: 'search', operator: 'contains', value: 'jo' }]],
+    ['a value that is not text', [{ field: 'search', operator: 'startswith', value: 42 }]],
+    ['a conditional filter', [{ operator: 'or', value: [searchFilter('jo')] }]],
+  ] as const)('searchOf finds no search in %s', (_label, filters) => {
+    expect(searchOf(filters as Parameters<typeof searchOf>[0])).toBe('');
+  });
 });
 
 describe("toListQuery: Refine's pagination and sorters", () => {
@@ -83,6 +120,18 @@ describe("toListQuery: Refine's pagination and sorters", () => {
   it('no sorters send no sorting', () => {
     expect(toListQuery(undefined, [])).toEqual({});
   });
+
+  it('the search filter becomes search; other filters are not sent', () => {
+    expect(toListQuery({ currentPage: 2, pageSize: 25 }, [{ field: 'email', order: 'asc' }], [searchFilter('anna')])).toEqual({
+      sortField: 'email',
+      sortDirection: 'asc',
+      skip: 25,
+      take: 25,
+      search: 'anna',
+    });
+    expect(toListQuery(undefined, undefined, [{ field: 'email', operator: 'eq', value: 'a@b.c' }])).toEqual({});
+    expect(toListQuery(undefined, undefined, [searchFilter('  ')])).toEqual({});
+  });
 });
 
 describe('createDataProvider over the HTTP client', () => {
@@ -110,6 +159,16 @@ describe('createDataProvider over the HTTP client', () => {
     expect(result).toEqual({ data: rows, total: 42 });
   });
 
+  it('getList sends the search filter as search', async () => {
+    const { http, calls } = fakeHttp({ data: [], total: 0 });
+    await createDataProvider(http).getList({
+      resource: 'users',
+      pagination: { currentPage: 1, pageSize: 25 },
+      filters: [searchFilter('Müller')],
+    });
+    expect(calls[0]?.url).toBe('/users?skip=0&take=25&search=M%C3%BCller');
+  });
+
   it('getList without pagination or sorters calls the bare resource path', async () => {
     const { http, calls } = fakeHttp({ data: [], total: 0 });
     await createDataProvider(http).getList({ resource: 'users', pagination: { mode: 'off' } });
@@ -127,5 +186,23 @@ describe('createDataProvider over the HTTP client', () => {
     const result = await createDataProvider(http).deleteOne({ resource: 'users', id: 'u/1' });
     expect(calls).toEqual([{ url: '/users/u%2F1', options: { method: 'DELETE' } }]);
     expect(result).toEqual({ data: { id: 'u/1' } });
+  });
+
+  it('custom sends its path under the API base with the method in capitals (the audit trail)', async () => {
+    const entries = [{ id: 'a1', action: 'roles.changed' }];
+    const { http, calls } = fakeHttp(entries);
+    const provider = createDataProvider(http);
+    await expect(provider.custom?.({ url: '/users/u1/audit', method: 'get' })).resolves.toEqual({ data: entries });
+    await provider.custom?.({ url: '/users/u1', method: 'patch', payload: { roles: ['user'] } });
+    expect(calls).toEqual([
+      { url: '/users/u1/audit', options: { method: 'GET', body: undefined } },
+      { url: '/users/u1', options: { method: 'PATCH', body: { roles: ['user'] } } },
+    ]);
+  });
+
+  it('custom refuses methods the API has no use for', async () => {
+    const { http, calls } = fakeHttp(null);
+    await expect(createDataProvider(http).custom?.({ url: '/users', method: 'head' })).rejects.toThrow(/HEAD/);
+    expect(calls).toEqual([]);
   });
 });

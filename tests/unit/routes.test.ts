@@ -20,7 +20,6 @@ describe('route table (spec section 2)', () => {
       'admin/analytics/subscription',
       'admin/analytics/viveport',
       'admin/cohort',
-      'admin/users',
       'perpetual',
     ]);
   });

@@ -1,0 +1,89 @@
+import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import { useDataGrid } from '@refinedev/mui';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { AdminUser } from '../../../../contract/users.js';
+import { searchFilter, searchOf } from '../../../../providers/dataProvider.js';
+import { changeUsersView, isSortField, readUsersView, VIEW_PARAMS, writeUsersView, type UsersView } from './view.js';
+
+/** Typing in the search box asks the server once the typing pauses, not on every key. */
+const SEARCH_DELAY_MS = 300;
+/**
+ * Refine copies the address's query parameters into every query's meta, and so into its cache key. The
+ * view's parameters reach the query as pagination, sorters and filters already; left in the meta they
+ * would make each change of the view fetch twice (once with the old query under a new key).
+ */
+const VIEW_PARAMS_OUT_OF_META = Object.fromEntries(Object.values(VIEW_PARAMS).map((name) => [name, undefined]));
+
+/**
+ * The users list on Refine's useDataGrid (server-side paging, sorting and search through the data
+ * provider), with the view kept in the address: the address leads and the table follows. A change in
+ * the grid or the search box writes the address; a new address (the grid, a reload, a shared link, the
+ * menu link back to the plain list) sets the table's query.
+ */
+export function useUsersGrid() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = useMemo(() => readUsersView(searchParams), [searchParams]);
+
+  const { dataGridProps, tableQuery, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } =
+    useDataGrid<AdminUser>({
+      resource: 'users',
+      // The address is kept by ./view.ts (see there why not Refine's syncWithLocation).
+      syncWithLocation: false,
+      pagination: { currentPage: view.page, pageSize: view.pageSize },
+      sorters: { initial: view.sort ? [view.sort] : [] },
+      filters: { initial: view.search ? [searchFilter(view.search)] : [] },
+      meta: VIEW_PARAMS_OUT_OF_META,
+    });
+
+  useEffect(() => {
+    if (currentPage !== view.page) setCurrentPage(view.page);
+    if (pageSize !== view.pageSize) setPageSize(view.pageSize);
+    const sorter = sorters[0];
+    if (sorter?.field !== view.sort?.field || sorter?.order !== view.sort?.order) setSorters(view.sort ? [view.sort] : []);
+    if (searchOf(filters) !== view.search) setFilters(view.search ? [searchFilter(view.search)] : [], 'replace');
+  }, [view, currentPage, pageSize, sorters, filters, setCurrentPage, setPageSize, setSorters, setFilters]);
+
+  const show = useCallback(
+    (change: Partial<UsersView>) =>
+      setSearchParams((current) => writeUsersView(current, changeUsersView(readUsersView(current), change)), { replace: true }),
+    [setSearchParams],
+  );
+
+  const [searchText, setSearchText] = useState(view.search);
+  useEffect(() => {
+    const search = searchText.trim();
+    if (search === view.search) return;
+    const timer = setTimeout(() => show({ search }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [searchText, view.search, show]);
+  // A search set from outside (a link, the menu back to the plain list) shows in the box.
+  useEffect(() => {
+    setSearchText((text) => (text.trim() === view.search ? text : view.search));
+  }, [view.search]);
+
+  // New models only when the view changes: the grid takes every new sort model for a new sort and goes
+  // back to the first page.
+  const { page, pageSize: viewPageSize } = view;
+  const sortField = view.sort?.field;
+  const sortOrder = view.sort?.order;
+  const paginationModel = useMemo(() => ({ page: page - 1, pageSize: viewPageSize }), [page, viewPageSize]);
+  const sortModel = useMemo<GridSortModel>(() => (sortField && sortOrder ? [{ field: sortField, sort: sortOrder }] : []), [sortField, sortOrder]);
+
+  // The grid filters nothing itself: the search box is the list's only filter.
+  const { filterModel: _filterModel, onFilterModelChange: _onFilterModelChange, ...rest } = dataGridProps;
+  const gridProps = {
+    ...rest,
+    // Refine keeps the last non-zero total while a page loads; a search that finds nobody has a total of 0.
+    rowCount: tableQuery.data?.total ?? rest.rowCount,
+    paginationModel,
+    onPaginationModelChange: (model: GridPaginationModel) => show({ page: model.page + 1, pageSize: model.pageSize }),
+    sortModel,
+    onSortModelChange: (model: GridSortModel) => {
+      const first = model[0];
+      show({ sort: first?.sort && isSortField(first.field) ? { field: first.field, order: first.sort } : null });
+    },
+  };
+
+  return { view, gridProps, tableQuery, searchText, setSearchText };
+}
