@@ -28,8 +28,6 @@ export const licensingApi = {
   /** Spec section 7: records that the user downloaded the desktop application (the admin users list shows it). */
   recordDownload: (release: Pick<Release, 'id' | 'platform'>) =>
     http<{ recorded: true }>('/users/downloadedShapelab', { method: 'POST', body: { platform: release.platform, releaseId: release.id } }),
-  liteKeys: (params: { search?: string; skip: number; take: number }, signal?: AbortSignal) =>
-    http<LiteKeysPage>(`/lite-keys${query(params)}`, { signal }),
   /** The unused keys as CSV text (header row `key,channel,importedAt`). */
   exportLiteKeys: async (search?: string) => (await http<string | null>(`/lite-keys/export${query({ search })}`)) ?? '',
   importLiteKeys: (csv: string) => http<LiteKeysImport>('/lite-keys/import', { method: 'POST', body: { csv } }),

@@ -9,9 +9,14 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useList } from '@refinedev/core';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messageKeyOf } from '../../../providers/http.js';
+import type { z } from 'zod';
+import type { liteKeySchema } from '../../../contract/licensing.js';
+import { searchFilter } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -33,6 +38,8 @@ function saveFile(text: string, name: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(href), 0);
 }
 
+type LiteKey = z.infer<typeof liteKeySchema>;
+
 /**
  * `/admin/shapelab-lite` (spec section 2: the unused keys list): the Shapelab Lite keys nobody has claimed
  * yet, searched by key prefix and paged on the server; exported as CSV, and imported from the CSV files
@@ -45,11 +52,9 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE[0] as number);
-  const [keys, setKeys] = useState<LiteKeysPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [imported, setImported] = useState<LiteKeysImport | null>(null);
-  const [reload, setReload] = useState(0);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -59,19 +64,16 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    licensingApi
-      .liteKeys({ search: query, skip: page * rowsPerPage, take: rowsPerPage }, controller.signal)
-      .then((found) => {
-        setKeys(found);
-        setError(null);
-      })
-      .catch((failure: unknown) => {
-        if (!controller.signal.aborted) setError(messageKeyOf(failure));
-      });
-    return () => controller.abort();
-  }, [query, page, rowsPerPage, reload]);
+  // The list comes through Refine's data provider (resource 'lite-keys'), like the users grid.
+  const list = useList<LiteKey>({
+    resource: 'lite-keys',
+    pagination: { currentPage: page + 1, pageSize: rowsPerPage, mode: 'server' },
+    filters: query ? [searchFilter(query)] : [],
+    errorNotification: false,
+    queryOptions: { placeholderData: keepPreviousData },
+  });
+  const keys: LiteKeysPage | null = list.query.isSuccess || list.query.isPlaceholderData ? { data: list.result.data, total: list.result.total ?? 0 } : null;
+  const listError = list.query.error ? messageKeyOf(list.query.error) : null;
 
   async function exportCsv() {
     setBusy(true);
@@ -95,7 +97,7 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
     try {
       setImported(await licensingApi.importLiteKeys(await file.text()));
       setPage(0);
-      setReload((n) => n + 1);
+      void list.query.refetch();
     } catch (failure) {
       setError(messageKeyOf(failure));
     } finally {
@@ -105,12 +107,12 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
     }
   }
 
-  if (!keys && !error) return <FullPageSpinner />;
+  if (!keys && !error && !listError) return <FullPageSpinner />;
   const date = (iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
   return (
     <PageCard title={t(titleKey)} testId="shapelab-lite">
-      <ErrorAlert messageKey={error} />
+      <ErrorAlert messageKey={error ?? listError} />
       {imported && (
         <Alert severity="success" sx={{ mb: 2 }} role="status">
           {t('pages.liteKeys.imported', { imported: imported.imported, duplicates: imported.duplicates, invalid: imported.invalid })}
