@@ -21,6 +21,7 @@ import { AccessTokens } from '../server/modules/auth/access-tokens.js';
  *   npm run bench:users                     SQLite (a generated file, reused: delete it to regenerate)
  *   BENCH_DATABASE_URL=postgres://... npm run bench:users   PostgreSQL too (a fresh database, dropped after)
  *   USERS=100000 npm run bench:users        a smaller set
+ *   BENCH_KEEP_DATABASE=portal_bench_kept  keep the PostgreSQL database (reused next time)
  */
 const USERS = Number(process.env.USERS ?? 1_000_000);
 const PAGE_SIZE = 25;
@@ -147,16 +148,19 @@ runs.push(await measure('sqlite', 'sqlite', await prepare({ dialect: 'sqlite', f
 
 const pgUrl = process.env.BENCH_DATABASE_URL;
 if (pgUrl) {
-  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  // BENCH_KEEP_DATABASE=name keeps (and reuses) a database of that name, to look at plans afterwards.
+  const keep = process.env.BENCH_KEEP_DATABASE;
+  const name = keep ?? `portal_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount ?? 0;
+  if (!exists) await admin.query(`create database ${name}`);
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
   try {
     runs.push(await measure('postgres', 'postgres', await prepare({ dialect: 'postgres', url: url.toString() })));
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
+    if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }
