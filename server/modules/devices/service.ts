@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { ActivateResponse, Entitlement, Seat, SeatsResponse, exportReportSchema, sessionReportSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
+import { digest } from '../../digest.js';
 import type { Database, SeatsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../events/bus.js';
@@ -23,11 +24,7 @@ export function isDeviceToken(token: string): boolean {
 
 function newDeviceToken(): { token: string; hash: string } {
   const token = `${DEVICE_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  return { token, hash: hashToken(token) };
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return { token, hash: digest(token) };
 }
 
 type SeatRow = Selectable<SeatsTable>;
@@ -122,7 +119,7 @@ export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: stri
 /** The seat a device token belongs to, or 401: a released seat's token is unknown at once. */
 export async function seatForToken(db: Kysely<Database>, token: string): Promise<SeatRow> {
   if (!isDeviceToken(token) || token.length > 100) throw new AppError('DEVICE_TOKEN_INVALID', 401);
-  const seat = await db.selectFrom('seats').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const seat = await db.selectFrom('seats').selectAll().where('token_hash', '=', digest(token)).executeTakeFirst();
   if (!seat) throw new AppError('DEVICE_TOKEN_INVALID', 401);
   return seat;
 }

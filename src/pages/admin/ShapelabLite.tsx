@@ -22,10 +22,9 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { licensingApi, type LiteKeysImport, type LiteKeysPage } from '../../licensing/api.js';
+import { SEARCH_DELAY_MS } from '../../components/search.js';
 
 const ROWS_PER_PAGE = [10, 25, 50, 100];
-/** Typing in the search box asks the server once the typing pauses, not on every key. */
-const SEARCH_DELAY_MS = 300;
 
 /** Hands `text` to the browser as a file download. */
 function saveFile(text: string, name: string, type: string) {

@@ -5,9 +5,8 @@ import { useSearchParams } from 'react-router';
 import type { AdminUser } from '../../../../contract/users.js';
 import { searchFilter, searchOf } from '../../../../providers/dataProvider.js';
 import { changeUsersView, isSortField, readUsersView, VIEW_PARAMS, writeUsersView, type UsersView } from './view.js';
+import { SEARCH_DELAY_MS } from '../../../components/search.js';
 
-/** Typing in the search box asks the server once the typing pauses, not on every key. */
-const SEARCH_DELAY_MS = 300;
 /**
  * Refine copies the address's query parameters into every query's meta, and so into its cache key. The
  * view's parameters reach the query as pagination, sorters and filters already; left in the meta they
