@@ -9,6 +9,7 @@ import { billingEvents } from './0006-billing-events.js';
 import { transactions } from './0007-transactions.js';
 import { licensing } from './0008-licensing.js';
 import { adminUsers } from './0009-admin-users.js';
+import { userSearchCovering } from './0010-user-search-covering.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -25,5 +26,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-transactions': transactions(dialect),
     '0008-licensing': licensing(dialect),
     '0009-admin-users': adminUsers(dialect),
+    '0010-user-search-covering': userSearchCovering(dialect),
   };
 }

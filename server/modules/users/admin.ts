@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AdminUser, AuditEntry, ListUsersQuery, ListUsersResponse, Role, UserSortField } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
@@ -85,20 +85,32 @@ function prefixEnd(prefix: string): string {
 }
 
 /**
- * Name or email starting with `term`, ignoring case, in a form each dialect answers from an index:
- * SQLite compares ranges on lower(x); PostgreSQL uses LIKE 'term%' on text_pattern_ops indexes.
+ * Name or email starting with `term`, ignoring case, one condition per search index, in a form each
+ * dialect answers from that index: SQLite compares ranges on lower(x); PostgreSQL uses LIKE 'term%' on
+ * text_pattern_ops indexes.
  */
-function searchFilter(dialect: Dialect, term: string) {
+function searchConditions(dialect: Dialect, term: string) {
   const q = term.toLowerCase();
-  return (eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> => {
-    const columns = [eb.ref('email'), eb.fn<string>('lower', [eb.ref('first_name')]), eb.fn<string>('lower', [eb.ref('last_name')])];
-    if (dialect === 'postgres') {
-      const pattern = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return eb.or(columns.map((column) => eb(column, 'like', pattern)));
-    }
-    const end = prefixEnd(q);
-    return eb.or(columns.map((column) => eb.and([eb(column, '>=', q), eb(column, '<', end)])));
-  };
+  const pattern = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const end = prefixEnd(q);
+  const columns = [sql<string>`email`, sql<string>`lower(first_name)`, sql<string>`lower(last_name)`];
+  return columns.map(
+    (column) =>
+      (eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> =>
+        dialect === 'postgres' ? eb(column, 'like', pattern) : eb.and([eb(column, '>=', q), eb(column, '<', end)]),
+  );
+}
+
+/** The users a search matches, as (id, created_at): a UNION of one index scan per searched column. */
+function searchMatches(db: Kysely<Database>, dialect: Dialect, term: string) {
+  const [email, firstName, lastName] = searchConditions(dialect, term).map((condition) => db.selectFrom('users').select(['id', 'created_at']).where(condition));
+  if (!email || !firstName || !lastName) throw new Error('three search conditions');
+  return email.union(firstName).union(lastName);
+}
+
+/** skip/take only when both are given (spec section 7). */
+function window<DB, TB extends keyof DB, O>(page: SelectQueryBuilder<DB, TB, O>, query: ListUsersQuery) {
+  return query.skip !== undefined && query.take !== undefined ? page.limit(query.take).offset(query.skip) : page;
 }
 
 /**
@@ -106,26 +118,39 @@ function searchFilter(dialect: Dialect, term: string) {
  * overlap), the total, and an optional prefix search. NULLs come first ascending on both dialects.
  */
 export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise<ListUsersResponse> {
-  const filter = query.search ? searchFilter(deps.dialect, query.search) : null;
-  // The page is found from the sort index alone (ids only, so a deep offset never reads the rows it
-  // skips), then its rows are read by id: a "deferred join" that keeps skip 500,000 cheap on PostgreSQL.
-  let page = deps.db.selectFrom('users').select('id');
-  if (filter) page = page.where(filter);
-  if (query.sortField && query.sortDirection) {
-    const column = sql.ref(SORT_COLUMNS[query.sortField]);
-    const desc = query.sortDirection.toLowerCase() === 'desc';
-    if (deps.dialect === 'postgres') page = page.orderBy(desc ? sql`${column} desc nulls last` : sql`${column} asc nulls first`);
-    else page = page.orderBy(column, desc ? 'desc' : 'asc');
-    page = page.orderBy('id', desc ? 'desc' : 'asc');
+  const { db, dialect } = deps;
+  const matches = query.search ? searchMatches(db, dialect, query.search) : null;
+  // Every user, or the matches of the search; a plain subquery both dialects flatten into the scan.
+  const candidates = () => (matches ?? db.selectFrom('users').select(['id', 'created_at'])).as('m');
+  const direction = query.sortDirection?.toLowerCase() === 'desc' ? 'desc' : 'asc';
+  const sortField = query.sortField && query.sortDirection ? query.sortField : null;
+  // The page is found from an index alone (ids only, so a deep offset never reads the rows it skips),
+  // then its rows are read by id: a "deferred join" that keeps skip 500,000 cheap on PostgreSQL.
+  let page;
+  if (sortField === null || sortField === 'createdAt') {
+    // Newest first by default; a search orders its matches by the creation date its indexes carry.
+    const desc = sortField === null || direction === 'desc';
+    page = window(
+      db
+        .selectFrom(candidates())
+        .select('id')
+        .orderBy('created_at', desc ? 'desc' : 'asc')
+        .orderBy('id', desc ? 'desc' : 'asc'),
+      query,
+    );
   } else {
-    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    const column = sql.ref(SORT_COLUMNS[sortField]);
+    const desc = direction === 'desc';
+    let sorted = db.selectFrom('users').select('id');
+    if (matches) sorted = sorted.where('id', 'in', db.selectFrom(matches.as('s')).select('s.id'));
+    if (dialect === 'postgres') sorted = sorted.orderBy(desc ? sql`${column} desc nulls last` : sql`${column} asc nulls first`);
+    else sorted = sorted.orderBy(column, desc ? 'desc' : 'asc');
+    page = window(sorted.orderBy('id', desc ? 'desc' : 'asc'), query);
   }
-  if (query.skip !== undefined && query.take !== undefined) page = page.limit(query.take).offset(query.skip);
-  let count = deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n'));
-  if (filter) count = count.where(filter);
+  const count = db.selectFrom(candidates()).select((eb) => eb.fn.countAll<number | string>().as('n'));
   const [ids, total] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
   const rows = ids.length
-    ? await deps.db
+    ? await db
         .selectFrom('users')
         .select(ROW_COLUMNS)
         .where(
@@ -140,7 +165,7 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
     const found = byId.get(row.id);
     return found ? [found] : [];
   });
-  return { total: Number(total.n), data: await toAdminUsers(deps.db, ordered) };
+  return { total: Number(total.n), data: await toAdminUsers(db, ordered) };
 }
 
 async function oneUser(deps: AdminDeps, id: string): Promise<AdminUser> {
