@@ -70,6 +70,8 @@ export const MESSAGE_KEYS = [
   'USER_NOT_FOUND',
   'CANNOT_MODIFY_SELF',
   'LAST_ADMIN',
+  'ANALYTICS_RANGE_INVALID',
+  'ANALYTICS_PLAYED_RANGE_INVALID',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
 ] as const;

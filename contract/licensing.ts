@@ -14,6 +14,11 @@ export type Platform = (typeof PLATFORMS)[number];
 
 /** File formats the desktop application exports (reported for analytics). */
 export const EXPORT_FORMATS = ['obj', 'stl', 'fbx', 'gltf', 'glb', 'ply', 'usdz', '3mf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Stores whose builds of the desktop application name themselves when activating a computer (contract/analytics.ts channels). */
+export const ACTIVATION_CHANNELS = ['steam', 'metapc-store', 'viveport', 'android'] as const;
+export type ActivationChannel = (typeof ACTIVATION_CHANNELS)[number];
 
 /** A device holding one of the user's seats (spec section 3: name, computer id, last login). */
 export const seatSchema = z.object({
@@ -60,13 +65,26 @@ const computerId = z
 
 /** `POST /desktop/activate` with the user's access token. `replace` re-issues the token of a computer already attached. */
 export const activateRequestSchema = z
-  .object({ computerId, name: z.string().trim().min(1).max(100), replace: z.boolean().optional() })
+  .object({
+    computerId,
+    name: z.string().trim().min(1).max(100),
+    replace: z.boolean().optional(),
+    /** A store build names its store; otherwise the channel follows the user's plan. */
+    channel: z.enum(ACTIVATION_CHANNELS).optional(),
+  })
   .strict();
 export const activateResponseSchema = z.object({ deviceToken: z.string(), seat: seatSchema, entitlement: entitlementSchema });
 export type ActivateResponse = z.infer<typeof activateResponseSchema>;
 
 /** `POST /desktop/heartbeat` with the device token; `launched` marks an application start ('last launched'). */
-export const heartbeatRequestSchema = z.object({ launched: z.boolean().optional(), version: z.string().max(40).optional() }).strict();
+export const heartbeatRequestSchema = z
+  .object({
+    launched: z.boolean().optional(),
+    /** The client's id for this start of the application: a retried heartbeat counts the launch once. */
+    launchId: z.uuid().optional(),
+    version: z.string().max(40).optional(),
+  })
+  .strict();
 export const heartbeatResponseSchema = z.object({ seat: seatSchema, entitlement: entitlementSchema });
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -78,14 +96,25 @@ export const sessionReportSchema = z
     startedAt: isoDate,
     endedAt: isoDate,
     lengthSeconds: z.number().int().min(0).max(31 * 24 * 3600),
+    /** Time actually played (idle time left out), at most the length; the whole length when absent. */
+    playedSeconds: z.number().int().min(0).max(31 * 24 * 3600).optional(),
     suspicious: z.boolean(),
   })
   .strict()
-  .refine((s) => Date.parse(s.endedAt) >= Date.parse(s.startedAt), { path: ['endedAt'], message: 'endedAt before startedAt' });
+  .refine((s) => Date.parse(s.endedAt) >= Date.parse(s.startedAt), { path: ['endedAt'], message: 'endedAt before startedAt' })
+  .refine((s) => s.playedSeconds === undefined || s.playedSeconds <= s.lengthSeconds, { path: ['playedSeconds'], message: 'playedSeconds above lengthSeconds' });
 
 /** `POST /desktop/exports`: one exported file, idempotent on the client's id. */
 export const exportReportSchema = z.object({ id: z.uuid(), format: z.enum(EXPORT_FORMATS), exportedAt: isoDate }).strict();
 export const reportAckSchema = z.object({ recorded: z.boolean() });
+
+/** `POST /desktop/reports`: up to 1,000 queued reports at once; answers how many of each were new. */
+export const MAX_REPORTS_PER_BATCH = 1000;
+export const reportsBatchSchema = z
+  .object({ sessions: z.array(sessionReportSchema).default([]), exports: z.array(exportReportSchema).default([]) })
+  .strict()
+  .refine((batch) => batch.sessions.length + batch.exports.length <= MAX_REPORTS_PER_BATCH, { message: `at most ${MAX_REPORTS_PER_BATCH} reports` });
+export const reportsBatchAckSchema = z.object({ sessions: z.number().int(), exports: z.number().int() });
 
 /** What redeeming a coupon or a Lite key gave the user. */
 export const grantSchema = z.discriminatedUnion('kind', [

@@ -20,6 +20,7 @@ import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
 import { couponRoutes } from './modules/coupons/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
+import { analyticsRoutes } from './modules/analytics/routes.js';
 import { liteKeyRoutes } from './modules/lite-keys/routes.js';
 import { releaseRoutes } from './modules/releases/routes.js';
 import { subscriptionRoutes } from './modules/billing/webhook-routes.js';
@@ -147,15 +148,16 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       };
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards, paddleConfig });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background },
+        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background },
         guards,
       });
       await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });
-      const licensing = { db: db.kysely, clock, bus };
+      const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
       await api.register(deviceRoutes, { deps: licensing, guards });
       await api.register(couponRoutes, { deps: licensing, guards });
       await api.register(liteKeyRoutes, { deps: licensing, guards });
       await api.register(releaseRoutes, { deps: licensing, guards });
+      await api.register(analyticsRoutes, { deps: licensing, guards });
       if (config.nodeEnv !== 'production') {
         if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });

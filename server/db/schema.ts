@@ -187,6 +187,8 @@ export interface SeatsTable {
   token_hash: string;
   activated_at: Timestamp;
   last_login_at: Timestamp | null;
+  /** The store or plan the computer was activated through (contract/analytics.ts CHANNELS). */
+  channel: ColumnType<string, string | undefined, string>;
 }
 
 export interface CouponsTable {
@@ -242,6 +244,9 @@ export interface AnalyticsSessionsTable {
   /** 0 or 1. */
   suspicious: number;
   received_at: Timestamp;
+  channel: ColumnType<string, string | undefined, string>;
+  /** Time actually played (idle time left out); null: the whole length. */
+  played_seconds: number | null;
 }
 
 export interface AnalyticsExportsTable {
@@ -250,6 +255,7 @@ export interface AnalyticsExportsTable {
   format: string;
   exported_at: Timestamp;
   received_at: Timestamp;
+  channel: ColumnType<string, string | undefined, string>;
 }
 
 export interface AuditLogTable {
@@ -286,6 +292,13 @@ export interface Database {
   downloads: DownloadsTable;
   analytics_sessions: AnalyticsSessionsTable;
   analytics_exports: AnalyticsExportsTable;
+  analytics_launches: AnalyticsLaunchesTable;
+  analytics_sales: AnalyticsSalesTable;
+  analytics_user_channels: AnalyticsUserChannelsTable;
+  analytics_user_periods: AnalyticsUserPeriodsTable;
+  analytics_rollups: AnalyticsRollupsTable;
+  analytics_user_lifetimes: AnalyticsUserLifetimesTable;
+  analytics_cohorts: AnalyticsCohortsTable;
   audit_log: AuditLogTable;
 }
 
@@ -293,3 +306,80 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type { Generated };
+
+/** bigint columns: numbers in, numbers or (PostgreSQL) strings out. */
+type Big = ColumnType<number | string, number | undefined, number>;
+
+/** The figures of one user-period (server/db/migrations/0011-analytics.ts PERIOD_FIGURES). */
+export interface PeriodFigures {
+  sessions: Big;
+  session_seconds: Big;
+  played_seconds: Big;
+  suspicious_sessions: Big;
+  launches: Big;
+  activations: Big;
+  sales: Big;
+  is_new: Big;
+  exports_obj: Big;
+  exports_stl: Big;
+  exports_fbx: Big;
+  exports_gltf: Big;
+  exports_glb: Big;
+  exports_ply: Big;
+  exports_usdz: Big;
+  exports_3mf: Big;
+}
+
+export interface AnalyticsLaunchesTable {
+  user_id: string;
+  id: string;
+  channel: string;
+  launched_at: Timestamp;
+}
+
+export interface AnalyticsSalesTable {
+  user_id: string;
+  id: string;
+  channel: string;
+  sold_at: Timestamp;
+}
+
+export interface AnalyticsUserChannelsTable {
+  user_id: string;
+  channel: string;
+  first_at: Timestamp;
+}
+
+export interface AnalyticsUserPeriodsTable extends PeriodFigures {
+  user_id: string;
+  grain: string;
+  period: string;
+  channel: string;
+}
+
+export interface AnalyticsRollupsTable extends PeriodFigures {
+  grain: string;
+  channel: string;
+  period: string;
+  suspicious: number;
+  played_minutes: Big;
+  user_periods: Big;
+  active_users: Big;
+}
+
+export interface AnalyticsUserLifetimesTable {
+  user_id: string;
+  signup_day: string;
+  last_active_day: string | null;
+  played_seconds: Big;
+  suspicious_sessions: Big;
+}
+
+export interface AnalyticsCohortsTable {
+  grain: string;
+  cohort: string;
+  suspicious: number;
+  played_minutes: Big;
+  retained: number;
+  users: Big;
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
 import { DATABASE_KINDS, signIn, startTestServer, TEST_NOW, type TestServer } from '../fixtures/server.js';
+import { readUntil } from '../fixtures/sse.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
@@ -80,27 +81,6 @@ describeEachDatabase(
   },
   () => ({ billing: paddle.billing }),
 );
-
-/** Reads a server-sent-event stream until `until` matches what has arrived. */
-async function readUntil(response: Response, until: RegExp, timeoutMs = 5000): Promise<string> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const deadline = Date.now() + timeoutMs;
-  try {
-    while (!until.test(text)) {
-      const next = await Promise.race([
-        reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`stream so far: ${JSON.stringify(text)}`)), Math.max(1, deadline - Date.now()))),
-      ]);
-      if (next.done) break;
-      text += decoder.decode(next.value, { stream: true });
-    }
-  } finally {
-    await reader.cancel();
-  }
-  return text;
-}
 
 for (const kind of DATABASE_KINDS) {
   describe(`event stream [${kind}]`, () => {

@@ -10,6 +10,7 @@ import { transactions } from './0007-transactions.js';
 import { licensing } from './0008-licensing.js';
 import { adminUsers } from './0009-admin-users.js';
 import { userSearchCovering } from './0010-user-search-covering.js';
+import { analytics } from './0011-analytics.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -27,5 +28,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-licensing': licensing(dialect),
     '0009-admin-users': adminUsers(dialect),
     '0010-user-search-covering': userSearchCovering(dialect),
+    '0011-analytics': analytics(dialect),
   };
 }

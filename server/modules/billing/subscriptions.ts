@@ -11,9 +11,12 @@ import type { BackgroundTasks } from '../../background.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
 import type { PortalEvent } from '../../../contract/events.js';
+import type { Dialect } from '../../db/index.js';
+import { ingest, type Report } from '../analytics/ingest.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   /** Paddle signs with the wall clock, whatever the server's (test) clock says. */
   wallClock: Clock;
@@ -43,7 +46,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', 400, { cause: error });
   }
-  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent; secondTrial?: boolean } | null> => {
+  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent; secondTrial?: boolean; sales?: Report[] } | null> => {
     const stored = await trx
       .insertInto('webhook_events')
       .values({
@@ -60,6 +63,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
     return null;
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
+  if (changed?.sales?.length) await ingest(deps, changed.sales);
   if (changed?.secondTrial) {
     // The trial is for a first subscription. Checkouts for returning subscribers are created without
     // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends it now.
@@ -132,19 +136,28 @@ async function applyTransaction(db: Kysely<Database>, event: PaddleEvent) {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
     .execute();
+  const sales: Report[] = [];
+  if (data.status === 'completed' && data.subscription_id && userId) sales.push({ kind: 'sale', userId, id: data.id, channel: 'subscription', at: new Date(iso(data.billed_at) ?? event.occurred_at) });
   if (data.status === 'completed' && !data.subscription_id) {
     // A completed one-off purchase grants a perpetual licence for each product that names its release.
+    const lines = (data.details.line_items ?? []).map((line) => {
+      const release = line.product?.custom_data?.shapelabRelease;
+      return { priceId: line.price_id, productId: line.product?.id ?? '', release: typeof release === 'string' && release ? release : null };
+    });
     await grantPurchasedLicences(db, {
       userId,
       transactionId: data.id,
       grantedAt: iso(data.billed_at) ?? new Date(event.occurred_at).toISOString(),
-      lines: (data.details.line_items ?? []).map((line) => {
-        const release = line.product?.custom_data?.shapelabRelease;
-        return { priceId: line.price_id, productId: line.product?.id ?? '', release: typeof release === 'string' && release ? release : null };
-      }),
+      lines,
     });
+    // One sale per release bought (counted once however often Paddle repeats the event).
+    for (const line of lines) {
+      if (userId && line.release) {
+        sales.push({ kind: 'sale', userId, id: `${data.id}:${line.productId}`, channel: line.release === '2024' ? 'perpetual-2024' : 'direct', at: new Date(iso(data.billed_at) ?? event.occurred_at) });
+      }
+    }
   }
-  return { userId, event: { type: 'transaction' as const, id: data.id } };
+  return { userId, event: { type: 'transaction' as const, id: data.id }, sales };
 }
 
 /** A subscription as Paddle last described it, `asOf` the time of that description. */

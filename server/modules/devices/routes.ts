@@ -10,6 +10,8 @@ import {
   redeemRequestSchema,
   redeemResponseSchema,
   reportAckSchema,
+  reportsBatchAckSchema,
+  reportsBatchSchema,
   seatReleaseQuerySchema,
   seatsResponseSchema,
   sessionReportSchema,
@@ -18,7 +20,7 @@ import { AppError } from '../../errors.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import type { LiteKeyDeps } from '../lite-keys/service.js';
 import { claimLiteKey } from '../lite-keys/service.js';
-import { activateDevice, heartbeat, releaseSeat, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps } from './service.js';
+import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps } from './service.js';
 
 /** The device token from `Authorization: Bearer sld_...`, resolved to its seat. */
 async function deviceSeat(deps: DeviceDeps, request: FastifyRequest) {
@@ -58,6 +60,10 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ deps: DeviceDeps & LiteKeyDep
 
   app.post('/desktop/exports', { schema: { body: exportReportSchema, response: { 200: reportAckSchema } } }, async (request) =>
     reportExport(deps, await deviceSeat(deps, request), request.body),
+  );
+
+  app.post('/desktop/reports', { schema: { body: reportsBatchSchema, response: { 200: reportsBatchAckSchema } } }, async (request) =>
+    reportBatch(deps, await deviceSeat(deps, request), request.body),
   );
 
   app.post('/desktop/lite-keys/claim', { schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => {

@@ -1,16 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { ActivateResponse, Entitlement, Seat, SeatsResponse, exportReportSchema, sessionReportSchema } from '../../../contract/licensing.js';
+import type { ActivateResponse, ActivationChannel, Entitlement, Seat, SeatsResponse, exportReportSchema, reportsBatchSchema, sessionReportSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
+import type { Dialect } from '../../db/index.js';
 import type { Database, SeatsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../events/bus.js';
+import { ingest, type Report } from '../analytics/ingest.js';
 import { entitlementsOf } from '../licensing/entitlements.js';
 
 export interface DeviceDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   bus: EventBus;
 }
@@ -59,7 +62,7 @@ export async function seatsOf(deps: DeviceDeps, userId: string): Promise<SeatsRe
 export async function activateDevice(
   deps: DeviceDeps,
   userId: string,
-  input: { computerId: string; name: string; replace?: boolean | undefined },
+  input: { computerId: string; name: string; replace?: boolean | undefined; channel?: ActivationChannel | undefined },
 ): Promise<ActivateResponse> {
   const now = deps.clock.now();
   const { token, hash } = newDeviceToken();
@@ -77,6 +80,7 @@ export async function activateDevice(
   }
 
   const { seatLimit, entitlement } = await entitlementsOf(deps.db, userId, now);
+  const channel = input.channel ?? channelOf(entitlement);
   // Each lost race means another activation filled a slot, so `seatLimit` attempts settle it.
   for (let attempt = 0; attempt <= seatLimit; attempt++) {
     const taken = new Set((await deps.db.selectFrom('seats').select('slot').where('user_id', '=', userId).execute()).map((row) => row.slot));
@@ -93,11 +97,13 @@ export async function activateDevice(
         token_hash: hash,
         activated_at: now.toISOString(),
         last_login_at: now.toISOString(),
+        channel,
       })
       .onConflict((oc) => oc.doNothing())
       .returningAll()
       .executeTakeFirst();
     if (row) {
+      await ingest(deps, [{ kind: 'activation', userId, channel, at: now }]);
       deps.bus.publish(userId, { type: 'seat', id: row.id });
       return { deviceToken: token, seat: toSeat(row), entitlement };
     }
@@ -105,6 +111,16 @@ export async function activateDevice(
     if (attached) throw new AppError('DEVICE_ALREADY_ATTACHED', 409);
   }
   throw new AppError('SEAT_LIMIT_REACHED', 409);
+}
+
+/**
+ * The channel a computer is activated through when the application does not name a store: the plan
+ * behind the user's access (a subscription or trial, a perpetual 2024 licence), else 'direct'.
+ */
+function channelOf(entitlement: Entitlement): string {
+  if (entitlement.plan === 'subscription' || entitlement.plan === 'trial') return 'subscription';
+  if (entitlement.plan === 'perpetual' && entitlement.releases.includes('2024')) return 'perpetual-2024';
+  return 'direct';
 }
 
 /** `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. */
@@ -131,47 +147,59 @@ export async function seatForToken(db: Kysely<Database>, token: string): Promise
 export async function heartbeat(
   deps: DeviceDeps,
   seat: SeatRow,
-  input: { launched?: boolean | undefined; version?: string | undefined },
+  input: { launched?: boolean | undefined; launchId?: string | undefined; version?: string | undefined },
 ): Promise<{ seat: Seat; entitlement: Entitlement }> {
   const now = deps.clock.now().toISOString();
   const row = await deps.db.updateTable('seats').set({ last_login_at: now }).where('id', '=', seat.id).returningAll().executeTakeFirst();
   if (!row) throw new AppError('DEVICE_TOKEN_INVALID', 401);
-  if (input.launched) await deps.db.updateTable('users').set({ last_launched_at: now }).where('id', '=', seat.user_id).execute();
+  if (input.launched) {
+    await deps.db.updateTable('users').set({ last_launched_at: now }).where('id', '=', seat.user_id).execute();
+    // A retried heartbeat with the same launch id counts once; without one, every start counts.
+    await ingest(deps, [{ kind: 'launch', userId: seat.user_id, id: input.launchId ?? randomUUID(), channel: seat.channel, at: deps.clock.now() }]);
+  }
   const { entitlement } = await entitlementsOf(deps.db, seat.user_id, deps.clock.now(), input.version);
   return { seat: toSeat(row), entitlement };
 }
 
-/** `POST /desktop/sessions`: stores a use of the application once per client id (a retry is acknowledged, not counted). */
-export async function reportSession(deps: DeviceDeps, seat: SeatRow, report: z.infer<typeof sessionReportSchema>): Promise<{ recorded: boolean }> {
-  const result = await deps.db
-    .insertInto('analytics_sessions')
-    .values({
-      user_id: seat.user_id,
-      id: report.id,
-      seat_id: seat.id,
-      started_at: new Date(report.startedAt).toISOString(),
-      ended_at: new Date(report.endedAt).toISOString(),
-      length_seconds: report.lengthSeconds,
-      suspicious: report.suspicious ? 1 : 0,
-      received_at: deps.clock.now().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-    .executeTakeFirst();
-  return { recorded: Number(result.numInsertedOrUpdatedRows ?? 0) > 0 };
+function sessionOf(seat: SeatRow, report: z.infer<typeof sessionReportSchema>): Report {
+  return {
+    kind: 'session',
+    userId: seat.user_id,
+    id: report.id,
+    channel: seat.channel,
+    seatId: seat.id,
+    startedAt: new Date(report.startedAt),
+    endedAt: new Date(report.endedAt),
+    lengthSeconds: report.lengthSeconds,
+    playedSeconds: report.playedSeconds ?? report.lengthSeconds,
+    suspicious: report.suspicious,
+  };
 }
 
-/** `POST /desktop/exports`: stores an exported file once per client id. */
+function exportOf(seat: SeatRow, report: z.infer<typeof exportReportSchema>): Report {
+  return { kind: 'export', userId: seat.user_id, id: report.id, channel: seat.channel, format: report.format, exportedAt: new Date(report.exportedAt) };
+}
+
+/** `POST /desktop/sessions`: one use of the application, counted once per client id (a retry is acknowledged, not counted). */
+export async function reportSession(deps: DeviceDeps, seat: SeatRow, report: z.infer<typeof sessionReportSchema>): Promise<{ recorded: boolean }> {
+  const [recorded = false] = await ingest(deps, [sessionOf(seat, report)]);
+  return { recorded };
+}
+
+/** `POST /desktop/exports`: one exported file, counted once per client id. */
 export async function reportExport(deps: DeviceDeps, seat: SeatRow, report: z.infer<typeof exportReportSchema>): Promise<{ recorded: boolean }> {
-  const result = await deps.db
-    .insertInto('analytics_exports')
-    .values({
-      user_id: seat.user_id,
-      id: report.id,
-      format: report.format,
-      exported_at: new Date(report.exportedAt).toISOString(),
-      received_at: deps.clock.now().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-    .executeTakeFirst();
-  return { recorded: Number(result.numInsertedOrUpdatedRows ?? 0) > 0 };
+  const [recorded = false] = await ingest(deps, [exportOf(seat, report)]);
+  return { recorded };
+}
+
+/**
+ * `POST /desktop/reports`: what the application queued while offline (or gathers to send at once), in
+ * one transaction; answers how many of each were new.
+ */
+export async function reportBatch(deps: DeviceDeps, seat: SeatRow, batch: z.infer<typeof reportsBatchSchema>): Promise<{ sessions: number; exports: number }> {
+  const sessions = batch.sessions.map((report) => sessionOf(seat, report));
+  const exports = batch.exports.map((report) => exportOf(seat, report));
+  const recorded = await ingest(deps, [...sessions, ...exports]);
+  const counted = (from: number, to: number) => recorded.slice(from, to).filter(Boolean).length;
+  return { sessions: counted(0, sessions.length), exports: counted(sessions.length, recorded.length) };
 }

@@ -1,6 +1,11 @@
+import type { AnalyticsEvent } from '../../../contract/analytics.js';
 import type { PortalEvent } from '../../../contract/events.js';
 
-type Listener = (event: PortalEvent) => void;
+export type StreamEvent = PortalEvent | AnalyticsEvent;
+type Listener = (event: StreamEvent) => void;
+
+/** The topic every signed-in admin's stream also listens to (the dashboard's live counters). */
+export const ADMINS = 'role:admin';
 
 /**
  * Who is listening for changes to which user's things, in this process. A change is published after
@@ -19,7 +24,7 @@ export class EventBus {
     };
   }
 
-  publish(userId: string, event: PortalEvent): void {
+  publish(userId: string, event: StreamEvent): void {
     for (const listener of this.listeners.get(userId) ?? []) listener(event);
   }
 

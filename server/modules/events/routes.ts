@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
-import type { EventBus } from './bus.js';
+import { isAdmin } from '../../../contract/users.js';
+import { ADMINS, type EventBus, type StreamEvent } from './bus.js';
 
 /** How soon a browser reconnects after the stream drops (the SPA adds its own backoff on top). */
 const RETRY_MS = 3000;
@@ -30,9 +31,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; guards: Guards;
       'x-request-id': request.id,
     });
     raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
-    const unsubscribe = bus.subscribe(user.id, (event) => {
-      raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    });
+    const send = (event: StreamEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const unsubscribers = [bus.subscribe(user.id, send)];
+    if (isAdmin(user.roles)) unsubscribers.push(bus.subscribe(ADMINS, send));
+    const unsubscribe = () => unsubscribers.forEach((stop) => stop());
     const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     const end = () => {
       clearInterval(heartbeat);

@@ -7,9 +7,12 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../events/bus.js';
+import type { Dialect } from '../../db/index.js';
+import { ingest } from '../analytics/ingest.js';
 
 export interface LiteKeyDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   bus: EventBus;
 }
@@ -143,5 +146,6 @@ export async function claimLiteKey(deps: LiteKeyDeps, userId: string, rawKey: st
     return { kind: 'lite' as const, channel: claimed.channel };
   });
   deps.bus.publish(userId, { type: 'licence', id: key });
+  await ingest(deps, [{ kind: 'sale', userId, id: key, channel: grant.channel, at: new Date(now) }]);
   return grant;
 }

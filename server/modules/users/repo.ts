@@ -1,8 +1,9 @@
-import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Role } from '../../../contract/users.js';
 
 import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
+import { recordReports } from '../analytics/ingest.js';
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
@@ -112,10 +113,11 @@ export class UsersRepo {
     return rows.map((r) => r.role as Role);
   }
 
-  /** Inserts the user and its roles in one transaction. */
+  /** Inserts the user and its roles in one transaction, and counts the sign-up for analytics. */
   async insert(user: NewUser, roles: Role[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();
+      await this.recordSignup(trx, user.id, new Date(user.created_at));
       if (roles.length > 0) {
         await trx
           .insertInto('user_roles')
@@ -123,6 +125,11 @@ export class UsersRepo {
           .execute();
       }
     });
+  }
+
+  /** Counts a new account in the analytics rollups, in the transaction that created it. */
+  async recordSignup(trx: Transaction<Database>, userId: string, at: Date): Promise<void> {
+    await recordReports(trx, this.database.dialect, [{ kind: 'signup', userId, at }], at);
   }
 
   /** Deletes the user; roles, sessions and pending verifications go with it (foreign keys cascade). */

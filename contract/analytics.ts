@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { EXPORT_FORMATS } from './licensing.js';
+
+export { ACTIVATION_CHANNELS, type ActivationChannel } from './licensing.js';
+
+/**
+ * Usage analytics (issue "Usage analytics and cohorts"; spec sections 2, 3 and 9).
+ *
+ * Every figure is counted per user and period: a period is a UTC day, an ISO week (Monday to Sunday,
+ * UTC) or a calendar month (UTC), named by the date it starts on (yyyy-MM-dd). A session belongs to the
+ * period its start falls in. The filters pick user-periods:
+ * - `suspicious`: 'include' every user-period, 'exclude' those containing a suspicious session, 'only'
+ *   those containing one;
+ * - `minPlayed` / `maxPlayed`: the user's played time in that period, in whole minutes (seconds / 60,
+ *   rounded down), both bounds inclusive.
+ * Cohorts use the same filters over each user's whole history instead of one period.
+ */
+
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+export const SUSPICIOUS_FILTERS = ['include', 'exclude', 'only'] as const;
+export type SuspiciousFilter = (typeof SUSPICIOUS_FILTERS)[number];
+
+/**
+ * Where users, activations, sessions and sales came through: the store analytics entries of the admin
+ * menu (spec section 2). 'all' is every channel together (the main analytics page); 'direct' is a
+ * computer activated from the website's download with no store or plan behind it.
+ */
+export const STORE_CHANNELS = ['steam', 'subscription', 'metapc-store', 'perpetual-2024', 'viveport', 'android'] as const;
+export type StoreChannel = (typeof STORE_CHANNELS)[number];
+export const CHANNELS = ['all', ...STORE_CHANNELS, 'direct'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Spec section 9: retention is read at these days after sign-up (366: the year-long view). */
+export const RETENTION_DAYS = [7, 14, 21, 28, 366] as const;
+
+/** The longest range one request may ask for (two years and a day, by day). */
+export const MAX_RANGE_DAYS = 732;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'yyyy-MM-dd');
+const minutes = z.coerce.number().int().min(0).max(10_000_000);
+
+export const analyticsFiltersSchema = z.object({
+  /** First day of the range (UTC, inclusive). */
+  from: day,
+  /** Last day of the range (UTC, inclusive). */
+  to: day,
+  suspicious: z.enum(SUSPICIOUS_FILTERS).default('include'),
+  minPlayed: minutes.optional(),
+  maxPlayed: minutes.optional(),
+});
+
+export const analyticsQuerySchema = analyticsFiltersSchema.extend({
+  granularity: z.enum(GRANULARITIES).default('day'),
+  channel: z.enum(CHANNELS).default('all'),
+});
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+export const exportCountsSchema = z.object(Object.fromEntries(EXPORT_FORMATS.map((format) => [format, z.number().int()])) as Record<(typeof EXPORT_FORMATS)[number], z.ZodNumber>);
+export type ExportCounts = z.infer<typeof exportCountsSchema>;
+
+/** One period's figures (or the whole range's, for the KPIs). */
+export const analyticsPointSchema = z.object({
+  /** yyyy-MM-dd: the day, the Monday of the week, or the first of the month. */
+  period: z.string(),
+  /** Users who signed up in the period (for a store channel: first activated a computer through it). */
+  newUsers: z.number().int(),
+  /** Users with at least one session in the period. */
+  activeUsers: z.number().int(),
+  sessions: z.number().int(),
+  sessionSeconds: z.number().int(),
+  /** sessionSeconds / sessions, 0 without sessions. */
+  averageSessionSeconds: z.number(),
+  playedSeconds: z.number().int(),
+  launches: z.number().int(),
+  activations: z.number().int(),
+  /** Licences, keys and subscription payments. */
+  sales: z.number().int(),
+  exports: exportCountsSchema,
+});
+export type AnalyticsPoint = z.infer<typeof analyticsPointSchema>;
+
+export const analyticsResponseSchema = z.object({
+  granularity: z.enum(GRANULARITIES),
+  channel: z.enum(CHANNELS),
+  /** One point per period of the range, empty periods included (zeros), oldest first. */
+  series: z.array(analyticsPointSchema),
+  /** Sums over the range; activeUsers here is the mean per period (distinct users do not add up). */
+  totals: analyticsPointSchema.omit({ period: true }),
+});
+export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;
+
+export const cohortQuerySchema = analyticsFiltersSchema.extend({
+  granularity: z.enum(['week', 'month']).default('week'),
+});
+export type CohortQuery = z.infer<typeof cohortQuerySchema>;
+
+export const cohortRowSchema = z.object({
+  /** yyyy-MM-dd: the Monday of the sign-up week or the first of the sign-up month. */
+  cohort: z.string(),
+  users: z.number().int(),
+  /**
+   * Per RETENTION_DAYS entry: users active on or after that many days from their sign-up day, and that
+   * share of the cohort (0-100). null while not every member of the cohort is that many days old.
+   */
+  retention: z.array(z.object({ day: z.number().int(), users: z.number().int().nullable(), percent: z.number().nullable() })),
+});
+export const cohortResponseSchema = z.object({ granularity: z.enum(['week', 'month']), cohorts: z.array(cohortRowSchema) });
+export type CohortResponse = z.infer<typeof cohortResponseSchema>;
+
+/** What the dashboard's live counters receive on `GET /api/events` (admins only) as reports land. */
+export const analyticsEventSchema = z.object({
+  type: z.literal('analytics'),
+  /** UTC day of the reports (yyyy-MM-dd). */
+  day: z.string(),
+  sessions: z.number().int(),
+  playedSeconds: z.number().int(),
+  exports: z.number().int(),
+  launches: z.number().int(),
+});
+export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;

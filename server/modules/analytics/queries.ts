@@ -1,0 +1,141 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  MAX_RANGE_DAYS,
+  RETENTION_DAYS,
+  type AnalyticsPoint,
+  type AnalyticsQuery,
+  type AnalyticsResponse,
+  type CohortQuery,
+  type CohortResponse,
+} from '../../../contract/analytics.js';
+import { EXPORT_FORMATS } from '../../../contract/licensing.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { addDays, dayOf, daysBetween, periodEnd, periodOf, periodsBetween } from './periods.js';
+
+export interface AnalyticsReadDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+type Filters = Pick<AnalyticsQuery, 'from' | 'to' | 'suspicious' | 'minPlayed' | 'maxPlayed'>;
+
+function checkRange(filters: Filters) {
+  const days = daysBetween(filters.from, filters.to);
+  if (Number.isNaN(days) || days < 0 || days >= MAX_RANGE_DAYS) throw new AppError('ANALYTICS_RANGE_INVALID', 400);
+  if (filters.minPlayed !== undefined && filters.maxPlayed !== undefined && filters.minPlayed > filters.maxPlayed) throw new AppError('ANALYTICS_PLAYED_RANGE_INVALID', 400);
+}
+
+/** The filters as a condition on a table with `suspicious` and `played_minutes` columns (rollups, cohorts). */
+function matchesFilters(filters: Filters) {
+  return <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filters.suspicious === 'exclude') conditions.push(eb(sql.ref('suspicious'), '=', 0));
+    if (filters.suspicious === 'only') conditions.push(eb(sql.ref('suspicious'), '=', 1));
+    if (filters.minPlayed !== undefined) conditions.push(eb(sql.ref('played_minutes'), '>=', filters.minPlayed));
+    if (filters.maxPlayed !== undefined) conditions.push(eb(sql.ref('played_minutes'), '<=', filters.maxPlayed));
+    return eb.and(conditions);
+  };
+}
+
+const SUMS = [
+  'is_new',
+  'active_users',
+  'sessions',
+  'session_seconds',
+  'played_seconds',
+  'launches',
+  'activations',
+  'sales',
+  ...EXPORT_FORMATS.map((format) => `exports_${format}` as const),
+] as const;
+
+type Sums = Record<(typeof SUMS)[number], number>;
+
+function toPoint(period: string, sums: Sums | undefined): AnalyticsPoint {
+  const value = (name: (typeof SUMS)[number]) => sums?.[name] ?? 0;
+  const sessions = value('sessions');
+  return {
+    period,
+    newUsers: value('is_new'),
+    activeUsers: value('active_users'),
+    sessions,
+    sessionSeconds: value('session_seconds'),
+    averageSessionSeconds: sessions ? value('session_seconds') / sessions : 0,
+    playedSeconds: value('played_seconds'),
+    launches: value('launches'),
+    activations: value('activations'),
+    sales: value('sales'),
+    exports: Object.fromEntries(EXPORT_FORMATS.map((format) => [format, value(`exports_${format}`)])) as AnalyticsPoint['exports'],
+  };
+}
+
+/**
+ * `GET /analytics` (admin): one point per period overlapping the range, read from the rollups (a few
+ * rows per period and played-minute value), never from raw reports.
+ */
+export async function dashboard(deps: AnalyticsReadDeps, query: AnalyticsQuery): Promise<AnalyticsResponse> {
+  checkRange(query);
+  const periods = periodsBetween(query.granularity, query.from, query.to);
+  const first = periods[0] ?? query.from;
+  const rows = await deps.db
+    .selectFrom('analytics_rollups')
+    .select('period')
+    .select((eb) => SUMS.map((name) => eb.fn.sum<number | string>(name).as(name)))
+    .where('grain', '=', query.granularity)
+    .where('channel', '=', query.channel)
+    .where('period', '>=', first)
+    .where('period', '<=', query.to)
+    .where(matchesFilters(query))
+    .groupBy('period')
+    .execute();
+  const byPeriod = new Map(rows.map((row) => [row.period, Object.fromEntries(SUMS.map((name) => [name, Number(row[name] ?? 0)])) as Sums]));
+  const series = periods.map((period) => toPoint(period, byPeriod.get(period)));
+  const totals = Object.fromEntries(SUMS.map((name) => [name, 0])) as Sums;
+  for (const sums of byPeriod.values()) for (const name of SUMS) totals[name] += sums[name];
+  const { period: _period, ...sum } = toPoint('', totals);
+  // Distinct users do not add up across periods: the KPI is the mean per period.
+  return { granularity: query.granularity, channel: query.channel, series, totals: { ...sum, activeUsers: Math.round(totals.active_users / Math.max(1, periods.length)) } };
+}
+
+/**
+ * `GET /analytics/cohorts` (admin): users by sign-up week or month, and how many were active on or after
+ * day 7, 14, 21, 28 and 366 of their account. A retention figure is null until every member of the
+ * cohort is that many days old (today by the server's clock, UTC).
+ */
+export async function cohorts(deps: AnalyticsReadDeps, query: CohortQuery): Promise<CohortResponse> {
+  checkRange(query);
+  const rows = await deps.db
+    .selectFrom('analytics_cohorts')
+    .select(['cohort', 'retained'])
+    .select((eb) => eb.fn.sum<number | string>('users').as('users'))
+    .where('grain', '=', query.granularity)
+    .where('cohort', '>=', periodOf(query.granularity, query.from))
+    .where('cohort', '<=', query.to)
+    .where(matchesFilters(query))
+    .groupBy(['cohort', 'retained'])
+    .execute();
+  const today = dayOf(deps.clock.now());
+  const byCohort = new Map<string, number[]>();
+  for (const row of rows) {
+    const levels = byCohort.get(row.cohort) ?? RETENTION_DAYS.map(() => 0).concat(0);
+    levels[row.retained] = (levels[row.retained] ?? 0) + Number(row.users);
+    byCohort.set(row.cohort, levels);
+  }
+  const list = periodsBetween(query.granularity, query.from, query.to).map((cohort) => {
+    const levels = byCohort.get(cohort) ?? [];
+    const users = levels.reduce((sum, n) => sum + n, 0);
+    const lastSignup = periodEnd(query.granularity, cohort);
+    return {
+      cohort,
+      users,
+      retention: RETENTION_DAYS.map((day, index) => {
+        if (addDays(lastSignup, day) > today) return { day, users: null, percent: null };
+        const retained = levels.slice(index + 1).reduce((sum, n) => sum + n, 0);
+        return { day, users: retained, percent: users ? Math.round((retained / users) * 1000) / 10 : null };
+      }),
+    };
+  });
+  return { granularity: query.granularity, cohorts: list };
+}
