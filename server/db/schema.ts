@@ -294,6 +294,7 @@ export interface Database {
   analytics_exports: AnalyticsExportsTable;
   analytics_launches: AnalyticsLaunchesTable;
   analytics_sales: AnalyticsSalesTable;
+  analytics_activations: AnalyticsActivationsTable;
   analytics_user_channels: AnalyticsUserChannelsTable;
   analytics_user_periods: AnalyticsUserPeriodsTable;
   analytics_rollups: AnalyticsRollupsTable;
@@ -335,6 +336,13 @@ export interface AnalyticsLaunchesTable {
   id: string;
   channel: string;
   launched_at: Timestamp;
+}
+
+export interface AnalyticsActivationsTable {
+  user_id: string;
+  id: string;
+  channel: string;
+  activated_at: Timestamp;
 }
 
 export interface AnalyticsSalesTable {

@@ -46,6 +46,15 @@ export function analytics(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('analytics_launches_pk', ['user_id', 'id'])
         .execute();
       await db.schema
+        .createTable('analytics_activations')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        /** The seat's id: one activation each. */
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('activated_at', ts, (c) => c.notNull())
+        .addPrimaryKeyConstraint('analytics_activations_pk', ['user_id', 'id'])
+        .execute();
+      await db.schema
         .createTable('analytics_sales')
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
         /** The payment's transaction id, the licence's id or the claimed key: one sale each. */
@@ -110,7 +119,7 @@ export function analytics(dialect: Dialect): Migration {
         .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ['analytics_cohorts', 'analytics_user_lifetimes', 'analytics_rollups', 'analytics_user_periods', 'analytics_user_channels', 'analytics_sales', 'analytics_launches']) {
+      for (const table of ['analytics_cohorts', 'analytics_user_lifetimes', 'analytics_rollups', 'analytics_user_periods', 'analytics_user_channels', 'analytics_sales', 'analytics_activations', 'analytics_launches']) {
         await db.schema.dropTable(table).execute();
       }
       await db.schema.alterTable('analytics_exports').dropColumn('channel').execute();

@@ -37,7 +37,7 @@ export type Report =
     }
   | { kind: 'export'; userId: string; id: string; channel: string; format: ExportFormat; exportedAt: Date }
   | { kind: 'launch'; userId: string; id: string; channel: string; at: Date }
-  | { kind: 'activation'; userId: string; channel: string; at: Date }
+  | { kind: 'activation'; userId: string; id: string; channel: string; at: Date }
   | { kind: 'sale'; userId: string; id: string; channel: string; at: Date };
 
 export interface AnalyticsDeps {
@@ -127,7 +127,7 @@ async function keepNew<R extends Report & { id: string }>(items: R[], insert: (c
 
 /** Stores the raw reports that are new; answers which of them were (a retried id is not counted twice). */
 async function storeRaw(trx: Transaction<Database>, reports: Report[], now: string): Promise<Set<Report>> {
-  const fresh = new Set<Report>(reports.filter((r) => r.kind === 'signup' || r.kind === 'activation'));
+  const fresh = new Set<Report>(reports.filter((r) => r.kind === 'signup'));
   const only = <K extends Report['kind']>(kind: K) => reports.filter((r): r is Extract<Report, { kind: K }> => r.kind === kind);
   await keepNew(
     only('session'),
@@ -176,6 +176,17 @@ async function storeRaw(trx: Transaction<Database>, reports: Report[], now: stri
     fresh,
   );
   await keepNew(
+    only('activation'),
+    (chunk) =>
+      trx
+        .insertInto('analytics_activations')
+        .values(chunk.map((r) => ({ user_id: r.userId, id: r.id, channel: r.channel, activated_at: r.at.toISOString() })))
+        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
+        .returning(['user_id', 'id'])
+        .execute(),
+    fresh,
+  );
+  await keepNew(
     only('sale'),
     (chunk) =>
       trx
@@ -190,10 +201,10 @@ async function storeRaw(trx: Transaction<Database>, reports: Report[], now: stri
 }
 
 /** Activations through a channel the user never used before make them a new user of that channel. */
-async function firstActivations(trx: Transaction<Database>, reports: Report[]): Promise<Set<Report>> {
+async function firstActivations(trx: Transaction<Database>, reports: Report[], fresh: Set<Report>): Promise<Set<Report>> {
   const firsts = new Set<Report>();
   for (const r of reports) {
-    if (r.kind !== 'activation') continue;
+    if (r.kind !== 'activation' || !fresh.has(r)) continue;
     const inserted = await trx
       .insertInto('analytics_user_channels')
       .values({ user_id: r.userId, channel: r.channel, first_at: r.at.toISOString() })
@@ -405,7 +416,7 @@ export async function recordReports(trx: Transaction<Database>, dialect: Dialect
     for (const chunk of chunks(userIds)) await trx.selectFrom('users').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
   }
   const fresh = await storeRaw(trx, reports, now.toISOString());
-  const firsts = await firstActivations(trx, reports);
+  const firsts = await firstActivations(trx, reports, fresh);
 
   const changes = new Map<string, PeriodChange>();
   const signups = new Set<string>();

@@ -103,7 +103,7 @@ export async function activateDevice(
       .returningAll()
       .executeTakeFirst();
     if (row) {
-      await ingest(deps, [{ kind: 'activation', userId, channel, at: now }]);
+      await ingest(deps, [{ kind: 'activation', userId, id: row.id, channel, at: now }]);
       deps.bus.publish(userId, { type: 'seat', id: row.id });
       return { deviceToken: token, seat: toSeat(row), entitlement };
     }
