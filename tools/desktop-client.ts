@@ -4,9 +4,9 @@
  * application does. Tests drive it, and it generates realistic data.
  *
  *   npx tsx tools/desktop-client.ts --api http://localhost:3000/api --state pc1.json login --email E --password P
- *   npx tsx tools/desktop-client.ts --state pc1.json activate --computer-id PC-1 --name "Studio PC" [--replace]
+ *   npx tsx tools/desktop-client.ts --state pc1.json activate --computer-id PC-1 --name "Studio PC" [--replace] [--channel steam]
  *   npx tsx tools/desktop-client.ts --state pc1.json heartbeat [--launched] [--version 2024.2.3]
- *   npx tsx tools/desktop-client.ts --state pc1.json session --length 3600 [--suspicious]
+ *   npx tsx tools/desktop-client.ts --state pc1.json session --length 3600 [--played 3000] [--suspicious]
  *   npx tsx tools/desktop-client.ts --state pc1.json export --format stl
  *   npx tsx tools/desktop-client.ts --state pc1.json claim-lite-key --key LITE-AAAA-0001
  *
@@ -65,6 +65,8 @@ async function run(argv: string[]): Promise<unknown> {
       'computer-id': { type: 'string' },
       name: { type: 'string' },
       replace: { type: 'boolean' },
+      channel: { type: 'string' },
+      played: { type: 'string' },
       launched: { type: 'boolean' },
       version: { type: 'string' },
       length: { type: 'string' },
@@ -96,6 +98,7 @@ async function run(argv: string[]): Promise<unknown> {
         computerId,
         name: values.name ?? computerId,
         ...(values.replace ? { replace: true } : {}),
+        ...(values.channel ? { channel: values.channel } : {}),
       })) as { deviceToken: string; seat: unknown; entitlement: unknown };
       state.deviceToken = answer.deviceToken;
       state.computerId = computerId;
@@ -104,12 +107,15 @@ async function run(argv: string[]): Promise<unknown> {
     }
     case 'heartbeat':
       return request(state, 'POST', '/desktop/heartbeat', need(state.deviceToken, 'an activation (run activate first)'), {
-        ...(values.launched ? { launched: true } : {}),
+        // A launch carries an id of its own, so a retried heartbeat is counted once.
+        ...(values.launched ? { launched: true, launchId: randomUUID() } : {}),
         ...(values.version ? { version: values.version } : {}),
       });
     case 'session': {
       const length = Number(need(values.length, '--length'));
       if (!Number.isInteger(length) || length < 0) throw new UsageError('--length must be whole seconds');
+      const played = values.played === undefined ? undefined : Number(values.played);
+      if (played !== undefined && (!Number.isInteger(played) || played < 0)) throw new UsageError('--played must be whole seconds');
       const endedAt = new Date();
       const startedAt = new Date(endedAt.getTime() - length * 1000);
       return request(state, 'POST', '/desktop/sessions', need(state.deviceToken, 'an activation'), {
@@ -117,6 +123,7 @@ async function run(argv: string[]): Promise<unknown> {
         startedAt: startedAt.toISOString(),
         endedAt: endedAt.toISOString(),
         lengthSeconds: length,
+        ...(played === undefined ? {} : { playedSeconds: played }),
         suspicious: values.suspicious ?? false,
       });
     }

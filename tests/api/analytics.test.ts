@@ -410,6 +410,25 @@ describeEachDatabase('usage analytics', (server) => {
     ]);
   });
 
+  it('activations, new users and sales count for the channel they came through', async () => {
+    const day = Date.UTC(2034, 4, 2, 12); // Tuesday 2 May 2034
+    server().clock.set(new Date(day));
+    const token = await adminToken(server());
+    const key = `STEAM-${randomUUID().slice(0, 8).toUpperCase()}`;
+    expect((await call(server(), 'POST', '/api/lite-keys/import', token, { payload: { csv: `key,channel\n${key},steam\n` } })).json()).toMatchObject({ imported: 1 });
+    const { deviceToken } = await deviceUser(server(), day, 'steam');
+    await deviceUser(server(), day, 'viveport');
+    expect((await call(server(), 'POST', '/api/desktop/lite-keys/claim', deviceToken, { payload: { code: key } })).statusCode).toBe(200);
+    const figures = async (channel: string) => {
+      const point = (await call(server(), 'GET', `/api/analytics?${query({ from: '2034-05-02', to: '2034-05-02', channel })}`, token)).json().series[0];
+      return { newUsers: point.newUsers, activations: point.activations, sales: point.sales };
+    };
+    expect(await figures('steam')).toEqual({ newUsers: 1, activations: 1, sales: 1 });
+    expect(await figures('viveport')).toEqual({ newUsers: 1, activations: 1, sales: 0 });
+    // 'all': both sign-ups and the admin's, both activations, the one sale.
+    expect(await figures('all')).toEqual({ newUsers: 3, activations: 2, sales: 1 });
+  });
+
   it('a rebuild from the raw rows gives exactly the rollups and cohorts that ingestion kept (run last: every report above)', async () => {
     const snapshot = async () => ({
       periods: await server().db.kysely.selectFrom('analytics_user_periods').selectAll().orderBy(['user_id', 'grain', 'period', 'channel']).execute(),
