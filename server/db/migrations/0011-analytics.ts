@@ -1,4 +1,4 @@
-import { type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 import { EXPORT_FORMATS } from '../../../contract/licensing.js';
 import type { Dialect } from '../index.js';
 import { timestampType } from './types.js';
@@ -31,6 +31,8 @@ const figures = <T extends string, C extends string>(table: CreateTableBuilder<T
  */
 export function analytics(dialect: Dialect): Migration {
   const ts = timestampType(dialect);
+  // On SQLite the rollup tables are stored in key order, so a range of periods is one sequential read.
+  const clustered = dialect === 'sqlite' ? sql` without rowid` : sql``;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('seats').addColumn('channel', 'text', (c) => c.notNull().defaultTo('direct')).execute();
@@ -82,6 +84,7 @@ export function analytics(dialect: Dialect): Migration {
         PERIOD_FIGURES,
       )
         .addPrimaryKeyConstraint('analytics_user_periods_pk', ['user_id', 'grain', 'period', 'channel'])
+        .modifyEnd(clustered)
         .execute();
       await figures(
         db.schema
@@ -96,6 +99,7 @@ export function analytics(dialect: Dialect): Migration {
         PERIOD_FIGURES,
       )
         .addPrimaryKeyConstraint('analytics_rollups_pk', ['grain', 'channel', 'period', 'suspicious', 'played_minutes'])
+        .modifyEnd(clustered)
         .execute();
 
       await db.schema
@@ -116,6 +120,7 @@ export function analytics(dialect: Dialect): Migration {
         .addColumn('retained', 'integer', (c) => c.notNull())
         .addColumn('users', 'bigint', (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('analytics_cohorts_pk', ['grain', 'cohort', 'suspicious', 'played_minutes', 'retained'])
+        .modifyEnd(clustered)
         .execute();
     },
     async down(db: Kysely<unknown>) {
