@@ -1,9 +1,16 @@
 import { useEffect, useRef } from 'react';
-import { portalEventSchema, type PortalEvent } from '../../contract/events.js';
+import type { ZodType } from 'zod';
+import { EVENT_STREAM_HEARTBEAT_MS, portalEventSchema, type PortalEvent } from '../../contract/events.js';
 import { openStream } from '../../providers/http.js';
 
 /** Reconnect delays after a dropped stream: doubling from 1 s up to 30 s, reset once a stream opens. */
 export const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000] as const;
+
+/**
+ * The server writes at least a heartbeat every EVENT_STREAM_HEARTBEAT_MS (spec section 9). A stream
+ * silent for two of them is dead (a proxy or a sleeping laptop dropped it without closing): reconnect.
+ */
+export const STALE_STREAM_MS = 2 * EVENT_STREAM_HEARTBEAT_MS;
 
 /** Splits a server-sent-event text into its events' data lines (comments and heartbeats are skipped). */
 export function parseEvents(buffer: string): { events: string[]; rest: string } {
@@ -21,12 +28,20 @@ export function parseEvents(buffer: string): { events: string[]; rest: string } 
   return { events, rest };
 }
 
+function parseJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The signed-in user's event stream (`GET /api/events`): calls `onEvent` for each change the server
- * announces (a subscription, transaction, licence or seat), reconnecting with backoff when it drops.
- * fetch, not EventSource, so the bearer token goes in a header rather than the URL.
+ * The signed-in user's event stream (`GET /api/events`): calls `onEvent` for each event that `schema`
+ * accepts (others are for other screens), reconnecting with backoff when the stream drops or goes
+ * silent. fetch, not EventSource, so the bearer token goes in a header rather than the URL.
  */
-export function useEventStream(onEvent: (event: PortalEvent) => void, enabled = true): void {
+export function useServerEvents<T>(schema: ZodType<T>, onEvent: (event: T) => void, enabled = true): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
 
@@ -37,8 +52,12 @@ export function useEventStream(onEvent: (event: PortalEvent) => void, enabled = 
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const connect = async () => {
+      const connection = new AbortController();
+      const drop = () => connection.abort();
+      controller.signal.addEventListener('abort', drop);
+      let watchdog = setTimeout(drop, STALE_STREAM_MS);
       try {
-        const body = await openStream('/events', controller.signal);
+        const body = await openStream('/events', connection.signal);
         attempt = 0;
         const reader = body.getReader();
         const decoder = new TextDecoder();
@@ -46,15 +65,20 @@ export function useEventStream(onEvent: (event: PortalEvent) => void, enabled = 
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          clearTimeout(watchdog);
+          watchdog = setTimeout(drop, STALE_STREAM_MS);
           const parsed = parseEvents(buffer + decoder.decode(value, { stream: true }));
           buffer = parsed.rest;
           for (const data of parsed.events) {
-            const event = portalEventSchema.safeParse(JSON.parse(data));
+            const event = schema.safeParse(parseJson(data));
             if (event.success) handler.current(event.data);
           }
         }
       } catch {
-        if (controller.signal.aborted) return;
+        // A refused or dropped stream: reconnect below, unless the screen has gone.
+      } finally {
+        clearTimeout(watchdog);
+        controller.signal.removeEventListener('abort', drop);
       }
       if (controller.signal.aborted) return;
       const delay = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
@@ -66,5 +90,10 @@ export function useEventStream(onEvent: (event: PortalEvent) => void, enabled = 
       controller.abort();
       if (timer) clearTimeout(timer);
     };
-  }, [enabled]);
+  }, [schema, enabled]);
+}
+
+/** The changes to the user's subscription, transactions, licences and seats (see useServerEvents). */
+export function useEventStream(onEvent: (event: PortalEvent) => void, enabled = true): void {
+  useServerEvents(portalEventSchema, onEvent, enabled);
 }

@@ -2,8 +2,7 @@ import type { Access } from './guard.js';
 
 /**
  * Every route of spec section 2. `layout` picks the frame (the signed-in ThemedLayout or the public
- * frame); `page` names the screen (see src/pages/index.tsx). Screens that a later issue builds are
- * `planned`: they render a clearly worded "coming soon" state, and tests/unit/routes.test.ts lists them.
+ * frame); `page` names the screen (see src/pages/index.tsx).
  */
 /** Each screen's module under src/pages/ (a lazy chunk of its own; the bundle budgets read this too). */
 export const PAGE_MODULES = {
@@ -34,7 +33,9 @@ export const PAGE_MODULES = {
   deviceManager: 'account/DeviceManager',
   shapelabLite: 'admin/ShapelabLite',
   users: 'admin/Users',
-  planned: 'public/Planned',
+  analytics: 'admin/Analytics',
+  cohort: 'admin/Cohort',
+  perpetualProducts: 'checkout/PerpetualProducts',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
@@ -54,7 +55,7 @@ export interface RouteEntry {
   allowAll?: boolean;
 }
 
-const account = (path: string, titleKey: string, access: Access = 'user', page: PageName = 'planned'): RouteEntry => ({
+const account = (path: string, titleKey: string, access: Access, page: PageName): RouteEntry => ({
   path,
   access,
   layout: 'account',
@@ -62,7 +63,7 @@ const account = (path: string, titleKey: string, access: Access = 'user', page: 
   page,
 });
 
-const publicPage = (path: string, titleKey: string, access: Access = 'public', page: PageName = 'planned'): RouteEntry => ({
+const publicPage = (path: string, titleKey: string, access: Access, page: PageName): RouteEntry => ({
   path,
   access,
   layout: 'public',
@@ -83,7 +84,7 @@ export const ROUTES: RouteEntry[] = [
   account('account/device-manager', 'routes.deviceManager', 'user', 'deviceManager'),
   account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'user', 'checkoutNew'),
   account('sub-payment', 'routes.checkoutNew', 'user', 'subPayment'),
-  account('perpetual', 'routes.perpetualProducts'),
+  account('perpetual', 'routes.perpetualProducts', 'user', 'perpetualProducts'),
   account('perpetual/success', 'routes.perpetualSuccess', 'user', 'purchaseSuccess'),
   account('subscription/success', 'routes.subscriptionSuccess', 'user', 'purchaseSuccess'),
   // Redirect helpers that need a session.
@@ -110,21 +111,17 @@ export const ROUTES: RouteEntry[] = [
 
   // Admin area.
   publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
-  account('admin/analytics', 'routes.analytics', 'admin'),
-  account('admin/cohort', 'routes.cohort', 'admin'),
+  account('admin/analytics', 'routes.analytics', 'admin', 'analytics'),
+  account('admin/cohort', 'routes.cohort', 'admin', 'cohort'),
   account('admin/users', 'routes.users', 'admin', 'users'),
   account('admin/shapelab-lite', 'routes.shapelabLite', 'admin', 'shapelabLite'),
-  account('admin/analytics/steam', 'routes.steamAnalytics', 'admin'),
-  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin'),
-  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'admin'),
-  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'admin'),
-  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'admin'),
-  account('admin/analytics/android', 'routes.androidAnalytics', 'admin'),
+  account('admin/analytics/steam', 'routes.steamAnalytics', 'admin', 'analytics'),
+  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin', 'analytics'),
+  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'admin', 'analytics'),
+  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'admin', 'analytics'),
+  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'admin', 'analytics'),
+  account('admin/analytics/android', 'routes.androidAnalytics', 'admin', 'analytics'),
 
   // Catch-all.
   publicPage('*', 'pages.notFound.title', 'public', 'notFound'),
 ];
-
-export function plannedRoutes(): string[] {
-  return ROUTES.filter((route) => route.page === 'planned').map((route) => route.path);
-}

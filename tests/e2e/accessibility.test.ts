@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, seriousViolations, shown, url } from './browser.js';
 
 /**
  * Every route of the route table, in en and de, scanned with axe-core (WCAG 2.1 A and AA): no serious or
@@ -44,13 +43,6 @@ async function visit(page: Page, route: RouteEntry, prefix: string) {
   await page.goto(url(`${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/'));
   await shown(page.locator('h1'));
   await page.waitForLoadState('networkidle');
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -82,4 +83,12 @@ export async function payWith(page: Page, card: string): Promise<void> {
   await checkout.getByLabel('Security code').fill('123');
   await checkout.getByLabel('Name on card').fill('E2E Buyer');
   await checkout.getByRole('button', { name: /^Pay/ }).click();
+}
+
+/** The page's serious and critical axe-core violations (WCAG 2.1 A and AA), one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

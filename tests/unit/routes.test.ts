@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAdminPath } from '../../src/routing/guard.js';
-import { plannedRoutes, ROUTES, type RouteEntry } from '../../src/routing/routes.js';
+import { PAGE_MODULES, ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 
 function route(path: string): RouteEntry {
   const found = ROUTES.find((entry) => entry.path === path);
@@ -9,19 +11,28 @@ function route(path: string): RouteEntry {
 }
 
 describe('route table (spec section 2)', () => {
-  it('routes still showing the planned ("coming soon") state', () => {
-    // Remove a path here when the issue that builds its screen lands.
-    expect([...plannedRoutes()].sort()).toEqual([
-      'admin/analytics',
-      'admin/analytics/android',
-      'admin/analytics/metapc-store',
-      'admin/analytics/perpetual-2024',
-      'admin/analytics/steam',
-      'admin/analytics/subscription',
-      'admin/analytics/viveport',
-      'admin/cohort',
-      'perpetual',
-    ]);
+  it('no route shows a "coming soon" state: every route has a screen module of its own', () => {
+    // The walking skeleton's placeholder screen is gone (issue "Usage analytics and cohorts").
+    const pages = new Set(ROUTES.map((entry) => entry.page));
+    for (const page of pages) {
+      const file = path.resolve(import.meta.dirname, `../../src/pages/${PAGE_MODULES[page]}.tsx`);
+      expect(existsSync(file), `${page}: ${file}`).toBe(true);
+    }
+    expect(Object.values(PAGE_MODULES).filter((module) => /planned/i.test(module))).toEqual([]);
+  });
+
+  it.each([
+    ['admin/analytics', 'analytics'],
+    ['admin/analytics/steam', 'analytics'],
+    ['admin/analytics/subscription', 'analytics'],
+    ['admin/analytics/metapc-store', 'analytics'],
+    ['admin/analytics/perpetual-2024', 'analytics'],
+    ['admin/analytics/viveport', 'analytics'],
+    ['admin/analytics/android', 'analytics'],
+    ['admin/cohort', 'cohort'],
+    ['perpetual', 'perpetualProducts'],
+  ] as const)('%s shows the %s screen', (path, page) => {
+    expect(route(path).page).toBe(page);
   });
 
   it.each([
@@ -51,6 +62,7 @@ describe('route table (spec section 2)', () => {
     'account/purchase-history',
     'account/device-manager',
     'checkout-new/:type/:priceId?',
+    'perpetual',
     'perpetual/success',
     'subscription/success',
     'admin/login',

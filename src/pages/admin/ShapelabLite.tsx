@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { liteKeySchema } from '../../../contract/licensing.js';
 import { searchFilter } from '../../../providers/dataProvider.js';
 import { messageKeyOf } from '../../../providers/index.js';
+import { saveFile } from '../../components/csv.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -25,17 +26,6 @@ import { licensingApi, type LiteKeysImport, type LiteKeysPage } from '../../lice
 import { SEARCH_DELAY_MS } from '../../components/search.js';
 
 const ROWS_PER_PAGE = [10, 25, 50, 100];
-
-/** Hands `text` to the browser as a file download. */
-function saveFile(text: string, name: string, type: string) {
-  const href = URL.createObjectURL(new Blob([text], { type }));
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = name;
-  anchor.click();
-  // After the click has handed the file over; revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(href), 0);
-}
 
 type LiteKey = z.infer<typeof liteKeySchema>;
 

@@ -110,7 +110,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>
         {t('pages.choosePlan.perpetualHint')}{' '}
-        <RouterLink to={localize('/checkout-new/perpetual')}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
+        <RouterLink to={localize('/perpetual')}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
       </Alert>
     </Box>
   );

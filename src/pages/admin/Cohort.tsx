@@ -1,0 +1,52 @@
+import { useTranslation } from 'react-i18next';
+import { RETENTION_DAYS } from '../../../contract/analytics.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { PageCard } from '../../components/PageCard.js';
+import type { PageProps } from '../index.js';
+import { CohortHeatMap } from './analytics/CohortHeatMap.js';
+import { cohortCsvRows } from './analytics/cohorts.js';
+import { FigureCard } from './analytics/FigureCard.js';
+import { FilterBar } from './analytics/FilterBar.js';
+import type { FilterOptions } from './analytics/filters.js';
+import { useCohorts } from './analytics/useAnalyticsData.js';
+import { useAnalyticsFilters } from './analytics/useAnalyticsFilters.js';
+
+const FILTER_OPTIONS: FilterOptions<'week' | 'month'> = { granularities: ['week', 'month'], defaultGranularity: 'week' };
+
+/**
+ * `/admin/cohort` (spec section 2, issue "Usage analytics and cohorts"): the users who signed up in each
+ * week or month of the range, and how many of them were still active 7, 14, 21, 28 and 366 days later,
+ * under the same filters as the dashboard.
+ */
+export default function CohortPage({ titleKey }: PageProps) {
+  const { t } = useTranslation();
+  const { input, change, problems, filters } = useAnalyticsFilters(FILTER_OPTIONS);
+  const cohorts = useCohorts(filters);
+  const title = t('pages.cohort.tableTitle');
+  // A week or month nobody signed up in has no retention to show: it stays out of the table and the file.
+  const response = cohorts.data && { ...cohorts.data, cohorts: cohorts.data.cohorts.filter((cohort) => cohort.users > 0) };
+  const csv =
+    response && filters
+      ? () => ({
+          name: `cohorts-${response.granularity}-${filters.from}-${filters.to}.csv`,
+          header: [
+            t('pages.analytics.csvPeriod'),
+            t('pages.cohort.users'),
+            ...RETENTION_DAYS.flatMap((day) => [t('pages.cohort.csvUsers', { day }), t('pages.cohort.csvPercent', { day })]),
+          ],
+          rows: cohortCsvRows(response.cohorts),
+        })
+      : null;
+
+  return (
+    <PageCard title={t(titleKey)} testId="cohort-page" wide>
+      <FilterBar input={input} problems={problems} granularities={FILTER_OPTIONS.granularities} onChange={change} />
+      <ErrorAlert messageKey={cohorts.errorKey} />
+      {filters && (response || cohorts.loading) && (
+        <FigureCard title={title} testId="cohorts" csv={csv} loading={!response} stale={cohorts.stale}>
+          {response && <CohortHeatMap response={response} title={title} />}
+        </FigureCard>
+      )}
+    </PageCard>
+  );
+}

@@ -1,0 +1,170 @@
+import { MAX_RANGE_DAYS, STORE_CHANNELS, SUSPICIOUS_FILTERS, type Channel, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics.js';
+
+/**
+ * The filter bar of the analytics and cohort pages (spec section 3: a date range, the granularity,
+ * 'contains suspicious data' and the minimum and maximum played time in minutes), kept in the address
+ * so a reload or a shared link shows the same view. The address holds what was typed, so an unfinished
+ * or wrong entry comes back with its message after a reload; only a valid one is asked of the API.
+ * Only what differs from the default is written: the plain address is the last 365 days up to today (UTC).
+ */
+export interface FilterInput<G extends Granularity = Granularity> {
+  /** yyyy-MM-dd as typed (a date field gives '' while incomplete). */
+  from: string;
+  to: string;
+  granularity: G;
+  suspicious: SuspiciousFilter;
+  /** Whole minutes as typed; '' for no bound. */
+  minPlayed: string;
+  maxPlayed: string;
+}
+
+/** A valid filter input, as the API takes it. */
+export interface AnalyticsFilters<G extends Granularity = Granularity> {
+  from: string;
+  to: string;
+  granularity: G;
+  suspicious: SuspiciousFilter;
+  minPlayed: number | null;
+  maxPlayed: number | null;
+}
+
+/** The granularities a page offers and the one it starts with. */
+export interface FilterOptions<G extends Granularity> {
+  granularities: readonly G[];
+  defaultGranularity: G;
+}
+
+export const FILTER_PARAMS = {
+  from: 'from',
+  to: 'to',
+  granularity: 'granularity',
+  suspicious: 'suspicious',
+  minPlayed: 'minPlayed',
+  maxPlayed: 'maxPlayed',
+} as const;
+
+/** The default range: today and the 364 days before it. */
+export const DEFAULT_RANGE_DAYS = 365;
+/** The API's largest played-time bound (contract/analytics.ts). */
+export const MAX_PLAYED_MINUTES = 10_000_000;
+
+export type FilterField = 'from' | 'to' | 'minPlayed' | 'maxPlayed';
+/** A problem's key under `pages.analytics.problems` in locales/. */
+export type FilterProblem = 'dateInvalid' | 'fromAfterTo' | 'rangeTooLong' | 'minutesInvalid' | 'minAboveMax';
+export type FilterProblems = Partial<Record<FilterField, FilterProblem>>;
+
+const DAY_MS = 86_400_000;
+
+/** Today's date in UTC (yyyy-MM-dd): periods and ranges are UTC days (contract/analytics.ts). */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** A real calendar date written yyyy-MM-dd (not 2026-02-30). */
+export function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const time = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(time) && utcDay(new Date(time)) === text;
+}
+
+export function addDays(day: string, days: number): string {
+  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
+}
+
+/** Days from `from` to `to`, both counted: 1 for a single day. */
+export function daysInRange(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+export function defaultInput<G extends Granularity>(today: string, options: FilterOptions<G>): FilterInput<G> {
+  return {
+    from: addDays(today, 1 - DEFAULT_RANGE_DAYS),
+    to: today,
+    granularity: options.defaultGranularity,
+    suspicious: 'include',
+    minPlayed: '',
+    maxPlayed: '',
+  };
+}
+
+function oneOf<T extends string>(values: readonly T[], text: string | null): T | null {
+  return (values as readonly (string | null)[]).includes(text) ? (text as T) : null;
+}
+
+/** The input an address holds; missing or unknown choices fall back to the defaults. */
+export function readFilterInput<G extends Granularity>(params: URLSearchParams, today: string, options: FilterOptions<G>): FilterInput<G> {
+  const defaults = defaultInput(today, options);
+  return {
+    from: params.get(FILTER_PARAMS.from) ?? defaults.from,
+    to: params.get(FILTER_PARAMS.to) ?? defaults.to,
+    granularity: oneOf(options.granularities, params.get(FILTER_PARAMS.granularity)) ?? defaults.granularity,
+    suspicious: oneOf(SUSPICIOUS_FILTERS, params.get(FILTER_PARAMS.suspicious)) ?? defaults.suspicious,
+    minPlayed: (params.get(FILTER_PARAMS.minPlayed) ?? '').trim(),
+    maxPlayed: (params.get(FILTER_PARAMS.maxPlayed) ?? '').trim(),
+  };
+}
+
+/**
+ * `params` with the input written into it (other parameters kept). A value equal to its default is left
+ * out; a cleared date is written empty, so it stays cleared instead of coming back as the default.
+ */
+export function writeFilterInput<G extends Granularity>(params: URLSearchParams, input: FilterInput<G>, today: string, options: FilterOptions<G>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const name of Object.values(FILTER_PARAMS)) next.delete(name);
+  const defaults = defaultInput(today, options);
+  for (const field of ['from', 'to', 'granularity', 'suspicious'] as const) {
+    if (input[field] !== defaults[field]) next.set(FILTER_PARAMS[field], input[field]);
+  }
+  for (const field of ['minPlayed', 'maxPlayed'] as const) {
+    const value = input[field].trim();
+    if (value !== '') next.set(FILTER_PARAMS[field], value);
+  }
+  return next;
+}
+
+function minutes(text: string): number | null | 'invalid' {
+  const value = text.trim();
+  if (value === '') return null;
+  if (!/^\d{1,8}$/.test(value) || Number(value) > MAX_PLAYED_MINUTES) return 'invalid';
+  return Number(value);
+}
+
+/**
+ * Checks an input as the API would (contract/analytics.ts): real dates, the start not after the end, at
+ * most MAX_RANGE_DAYS days, whole non-negative minutes, the minimum not above the maximum. Returns the
+ * filters to ask for, or null and each field's problem.
+ */
+export function validateFilters<G extends Granularity>(input: FilterInput<G>): { filters: AnalyticsFilters<G> | null; problems: FilterProblems } {
+  const problems: FilterProblems = {};
+  if (!isDay(input.from)) problems.from = 'dateInvalid';
+  if (!isDay(input.to)) problems.to = 'dateInvalid';
+  if (!problems.from && !problems.to) {
+    if (input.from > input.to) problems.to = 'fromAfterTo';
+    else if (daysInRange(input.from, input.to) > MAX_RANGE_DAYS) problems.from = 'rangeTooLong';
+  }
+  const minPlayed = minutes(input.minPlayed);
+  const maxPlayed = minutes(input.maxPlayed);
+  if (minPlayed === 'invalid') problems.minPlayed = 'minutesInvalid';
+  if (maxPlayed === 'invalid') problems.maxPlayed = 'minutesInvalid';
+  if (typeof minPlayed === 'number' && typeof maxPlayed === 'number' && minPlayed > maxPlayed) problems.minPlayed = 'minAboveMax';
+  if (Object.keys(problems).length > 0 || minPlayed === 'invalid' || maxPlayed === 'invalid') return { filters: null, problems };
+  return {
+    filters: { from: input.from, to: input.to, granularity: input.granularity, suspicious: input.suspicious, minPlayed, maxPlayed },
+    problems,
+  };
+}
+
+/** The API's query string for the filters (and, on the analytics pages, the channel). */
+export function filtersQuery(filters: AnalyticsFilters, channel?: Channel): string {
+  const params = new URLSearchParams({ from: filters.from, to: filters.to, granularity: filters.granularity, suspicious: filters.suspicious });
+  if (filters.minPlayed !== null) params.set('minPlayed', String(filters.minPlayed));
+  if (filters.maxPlayed !== null) params.set('maxPlayed', String(filters.maxPlayed));
+  if (channel) params.set('channel', channel);
+  return params.toString();
+}
+
+/** The channel an analytics address shows: a store's entry of the admin menu (`/admin/analytics/steam`) or all. */
+export function channelOfPath(path: string): Channel {
+  const store = /^\/admin\/analytics\/([^/]+)\/?$/.exec(path)?.[1] ?? null;
+  return oneOf(STORE_CHANNELS, store) ?? 'all';
+}

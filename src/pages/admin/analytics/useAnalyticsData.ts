@@ -1,0 +1,37 @@
+import { useCustom, type HttpError } from '@refinedev/core';
+import { keepPreviousData } from '@tanstack/react-query';
+import type { AnalyticsResponse, Channel, CohortResponse } from '../../../../contract/analytics.js';
+import { messageKeyOf } from '../../../../providers/http.js';
+import { filtersQuery, type AnalyticsFilters } from './filters.js';
+
+/**
+ * A figures request through Refine's data provider (`custom`), only for valid filters. While new
+ * filters load, the previous figures stay on screen (dimmed by the page) instead of a blank.
+ */
+function useFigures<T extends AnalyticsResponse | CohortResponse>(path: string, query: string | null) {
+  const { query: result } = useCustom<T, HttpError>({
+    url: `${path}?${query ?? ''}`,
+    method: 'get',
+    errorNotification: false,
+    queryOptions: { enabled: query !== null, placeholderData: keepPreviousData },
+  });
+  return {
+    data: query === null ? undefined : result.data?.data,
+    /** Nothing to show yet: the skeletons. */
+    loading: query !== null && result.isLoading,
+    /** The figures are those of earlier filters while the new ones load. */
+    stale: result.isPlaceholderData,
+    errorKey: result.error ? messageKeyOf(result.error) : null,
+    refetch: result.refetch,
+  };
+}
+
+/** `GET /api/analytics` (admin): the series and totals of a range, for all channels or one store's. */
+export function useAnalytics(filters: AnalyticsFilters | null, channel: Channel) {
+  return useFigures<AnalyticsResponse>('/analytics', filters && filtersQuery(filters, channel));
+}
+
+/** `GET /api/analytics/cohorts` (admin): sign-up cohorts and their retention. */
+export function useCohorts(filters: AnalyticsFilters<'week' | 'month'> | null) {
+  return useFigures<CohortResponse>('/analytics/cohorts', filters && filtersQuery(filters));
+}

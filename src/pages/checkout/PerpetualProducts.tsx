@@ -1,0 +1,76 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { messageKeyOf } from '../../../providers/http.js';
+import { billingApi, type PerpetualProduct } from '../../billing/api.js';
+import { formatPrice } from '../../billing/money.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+
+/**
+ * `/perpetual` (spec section 2: the one-off purchase page): the perpetual licences on offer, each with
+ * its price excluding tax and a way to buy it in the checkout. The server leaves out releases the user
+ * already owns (spec section 4), and the checkout applies a product's own discount.
+ */
+export default function PerpetualProductsPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language, localize } = useLocale();
+  const title = t(titleKey);
+  useDocumentTitle(title);
+  const [products, setProducts] = useState<PerpetualProduct[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    billingApi
+      .perpetualProducts()
+      .then(setProducts)
+      .catch((failure: unknown) => setError(messageKeyOf(failure)));
+  }, []);
+
+  if (!products) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
+  // Spec section 3: a product's first price is the one sold.
+  const offers = products.flatMap((product) => (product.prices[0] ? [{ product, price: product.prices[0] }] : []));
+
+  return (
+    <Box component="section" aria-labelledby="page-title" data-testid="perpetual-products">
+      <Typography id="page-title" variant="h4" component="h1" gutterBottom>
+        {title}
+      </Typography>
+      {offers.length === 0 ? (
+        <Typography color="text.secondary">{t('pages.perpetualProducts.empty')}</Typography>
+      ) : (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, maxWidth: 1000 }}>
+          {offers.map(({ product, price }) => (
+            <Card key={product.id} variant="outlined" component="article" aria-label={product.name} sx={{ display: 'flex', flexDirection: 'column' }}>
+              <CardContent sx={{ flex: 1 }}>
+                <Typography variant="h5" component="h2">
+                  {product.name}
+                </Typography>
+                {product.description && <Typography sx={{ mt: 1 }}>{product.description}</Typography>}
+                <Typography variant="h4" component="p" sx={{ mt: 2 }}>
+                  {formatPrice(price.unitPrice.amount, price.unitPrice.currencyCode, language)}
+                </Typography>
+                <Typography color="text.secondary">
+                  {t('pages.perpetualProducts.oneOff')} · {t('pages.choosePlan.excludingTax')}
+                </Typography>
+              </CardContent>
+              <CardActions>
+                <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
+                  {t('pages.perpetualProducts.buy', { name: product.name })}
+                </Button>
+              </CardActions>
+            </Card>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
