@@ -400,7 +400,29 @@ async function applyLifetimes(trx: Transaction<Database>, signups: Set<string>, 
       )
       .execute();
   }
-  if (rows.some((row) => row.users < 0)) await trx.deleteFrom('analytics_cohorts').where('users', '=', 0).execute();
+  // Rows a move emptied go (by key: a scan of the table would cost more than the whole report).
+  for (const chunk of chunks(
+    rows.filter((row) => row.users < 0),
+    100,
+  )) {
+    await trx
+      .deleteFrom('analytics_cohorts')
+      .where('users', '=', 0)
+      .where((eb) =>
+        eb.or(
+          chunk.map((row) =>
+            eb.and([
+              eb('grain', '=', row.grain),
+              eb('cohort', '=', row.cohort),
+              eb('suspicious', '=', row.suspicious),
+              eb('played_minutes', '=', row.played_minutes),
+              eb('retained', '=', row.retained),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+  }
 }
 
 /**
