@@ -1,0 +1,233 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seedAnalyticsDemo } from '../../bench/analytics-seed.js';
+import { openDatabase } from '../../server/db/index.js';
+import { createVerifiedUser, launchBrowser, newPage, seriousViolations, shown, signIn, url } from './browser.js';
+
+/**
+ * Usage analytics in Chromium as an admin on the demo seed (issue "Usage analytics and cohorts"), in
+ * English and German: the charts draw the seeded figures and the KPIs are above zero; a chart's table
+ * and CSV file hold the same numbers; a filter ('contains suspicious data': only) changes the KPIs and
+ * the address and survives a reload; an impossible filter is named and asks nothing of the API; the
+ * cohort table shows percentages; and a session the desktop client reports shows in the sessions KPI
+ * without a reload. The figures' charts, tables and heat map pass axe with data in them.
+ */
+const DEMO = { users: 300, days: 120 };
+
+let browser: Browser;
+let stateDir: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  stateDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-analytics-'));
+  const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
+  try {
+    await seedAnalyticsDemo(db, { ...DEMO, now: new Date() });
+  } finally {
+    await db.destroy();
+  }
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** One run of the desktop client (tools/desktop-client.ts); the state file is one simulated computer. */
+function desktop(computer: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'tools/desktop-client.ts'];
+  const options = ['--api', url('/api'), '--state', path.join(stateDir, `${computer}.json`)];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...cli, ...options, ...args], { cwd: root, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const TEXTS = {
+  en: {
+    signIn: /sign in as administrator/i,
+    analytics: 'Analytics',
+    steam: 'Analytics: Steam',
+    cohort: 'Cohort',
+    suspicious: 'Contains suspicious data',
+    minPlayed: 'Minimum played time (minutes)',
+    maxPlayed: 'Maximum played time (minutes)',
+    minAboveMax: 'The minimum must not be greater than the maximum.',
+    table: 'Table',
+    chart: 'Chart',
+    downloadSessions: 'Download CSV: Sessions and average length',
+    csvHeader: 'Period start,Sessions,Average length (minutes)',
+    percent: /^\d{1,3}(\.\d)?%/,
+  },
+  de: {
+    signIn: /als administrator anmelden/i,
+    analytics: 'Analysen',
+    steam: 'Analysen: Steam',
+    cohort: 'Kohorten',
+    suspicious: 'Enthält verdächtige Daten',
+    minPlayed: 'Minimale Spielzeit (Minuten)',
+    maxPlayed: 'Maximale Spielzeit (Minuten)',
+    minAboveMax: 'Das Minimum darf nicht größer als das Maximum sein.',
+    table: 'Tabelle',
+    chart: 'Diagramm',
+    downloadSessions: 'CSV herunterladen: Sitzungen und durchschnittliche Dauer',
+    csvHeader: 'Beginn des Zeitraums,Sitzungen,Durchschnittliche Dauer (Minuten)',
+    percent: /^\d{1,3}(,\d)?\s%/,
+  },
+} as const;
+
+/** A count KPI as a number ("1,234" and "1.234" alike), once it shows one rather than its skeleton. */
+async function kpi(page: Page, key: string): Promise<number> {
+  const value = page.getByTestId(`kpi-${key}`).getByTestId('kpi-value');
+  await expect.poll(() => value.textContent(), { timeout: 10_000 }).toMatch(/\d/);
+  return Number((await value.textContent())?.replace(/\D/g, ''));
+}
+
+/** Waits until the KPI reads something other than `before`, and returns it. */
+async function kpiChanged(page: Page, key: string, before: number): Promise<number> {
+  await expect.poll(() => kpi(page, key), { timeout: 10_000 }).not.toBe(before);
+  return kpi(page, key);
+}
+
+/** How many of a chart's bars have a height, or of its lines have a drawn path. */
+function drawn(card: Locator): Promise<number> {
+  return card.evaluate((element) => {
+    const bars = [...element.querySelectorAll('svg .MuiBarElement-root')].filter((bar) => Number(bar.getAttribute('height')) > 0);
+    const lines = [...element.querySelectorAll('svg .MuiLineChart-line')].filter((line) => (line.getAttribute('d') ?? '').length > 10);
+    return bars.length + lines.length;
+  });
+}
+
+/** The next `GET /api/analytics` whose query passes `check`, once `action` has run. */
+async function figuresRequest(page: Page, action: () => Promise<unknown>, check: (query: URLSearchParams) => boolean) {
+  const response = page.waitForResponse((candidate) => {
+    const address = new URL(candidate.url());
+    return address.pathname === '/api/analytics' && check(address.searchParams);
+  });
+  await action();
+  expect((await response).status()).toBe(200);
+}
+
+async function signInAsAdmin(page: Page, language: 'en' | 'de') {
+  await signIn(page, `/${language}/admin/login`, inject('adminEmail'), inject('adminPassword'), TEXTS[language].signIn);
+  await page.waitForURL((address) => address.pathname === `/${language}/admin/users`);
+}
+
+for (const language of ['en', 'de'] as const) {
+  const texts = TEXTS[language];
+
+  describe(`usage analytics in Chromium (${language})`, () => {
+    it('draws the seeded figures; the table and CSV hold the same numbers; a filter changes them and stays in the address', async () => {
+      const { page, errors } = await newPage(browser);
+      await signInAsAdmin(page, language);
+      await page.goto(url(`/${language}/admin/analytics`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.analytics }));
+
+      const sessions = await kpi(page, 'sessions');
+      expect(sessions).toBeGreaterThan(0);
+      expect(await kpi(page, 'newUsers')).toBeGreaterThan(0);
+      expect(await kpi(page, 'exports')).toBeGreaterThan(0);
+      for (const chart of ['new-users', 'active-users', 'sessions', 'played-time', 'exports']) {
+        await expect.poll(() => drawn(page.getByTestId(`chart-${chart}`)), { message: chart }).toBeGreaterThan(0);
+      }
+
+      // The sessions chart as a table, and as a CSV file whose sessions add up to the KPI.
+      const card = page.getByTestId('chart-sessions');
+      await card.getByRole('button', { name: texts.table, exact: true }).click();
+      await shown(card.getByRole('table'));
+      expect(await card.getByRole('row').count()).toBeGreaterThan(2);
+      const download = page.waitForEvent('download');
+      await card.getByRole('button', { name: texts.downloadSessions }).click();
+      const file = readFileSync((await (await download).path()) as string, 'utf8');
+      const [header, ...rows] = file.trimEnd().split('\r\n');
+      expect(header).toBe(texts.csvHeader);
+      expect(rows.length).toBeGreaterThan(2);
+      expect(rows.reduce((sum, row) => sum + Number(row.split(',')[1]), 0)).toBe(sessions);
+      await expect(seriousViolations(page)).resolves.toEqual([]);
+      await card.getByRole('button', { name: texts.chart, exact: true }).click();
+      await expect.poll(() => drawn(card)).toBeGreaterThan(0);
+
+      // Only the user-periods with a suspicious session: fewer sessions, and the address says so.
+      await figuresRequest(
+        page,
+        () => page.getByLabel(texts.suspicious).selectOption('only'),
+        (query) => query.get('suspicious') === 'only',
+      );
+      await page.waitForURL((address) => address.searchParams.get('suspicious') === 'only');
+      const suspicious = await kpiChanged(page, 'sessions', sessions);
+      expect(suspicious).toBeGreaterThan(0);
+      expect(suspicious).toBeLessThan(sessions);
+
+      await page.reload();
+      await expect(page.getByLabel(texts.suspicious).inputValue()).resolves.toBe('only');
+      await expect.poll(() => kpi(page, 'sessions')).toBe(suspicious);
+
+      // An impossible played-time range is named under its field, and nothing is asked of the API.
+      await page.getByLabel(texts.maxPlayed).fill('10');
+      await page.getByLabel(texts.minPlayed).fill('50');
+      await shown(page.getByText(texts.minAboveMax));
+      await page.waitForURL((address) => address.searchParams.get('minPlayed') === '50' && address.searchParams.get('maxPlayed') === '10');
+      let asked = 0;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/analytics') asked += 1;
+      });
+      await page.waitForTimeout(1000);
+      expect(asked).toBe(0);
+      await expect(page.getByTestId('kpi-sessions').count()).resolves.toBe(0);
+
+      // A store's entry of the admin menu: the same dashboard for that channel.
+      await page.goto(url(`/${language}/admin/analytics/steam`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.steam }));
+      await shown(page.getByTestId('kpi-sessions').getByTestId('kpi-value'));
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }, 120_000);
+
+    it('shows retention percentages per sign-up cohort', async () => {
+      const { page, errors } = await newPage(browser);
+      await signInAsAdmin(page, language);
+      await page.goto(url(`/${language}/admin/cohort`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.cohort }));
+      const cells = page.getByTestId('cohort-table').getByTestId('retention');
+      await shown(cells);
+      const percents = (await cells.allTextContents()).filter((text) => texts.percent.test(text));
+      expect(percents.length).toBeGreaterThan(0);
+      // The shaded cells keep their text readable.
+      await expect(seriousViolations(page)).resolves.toEqual([]);
+      await page.goto(url(`/${language}/admin/cohort?granularity=month`));
+      await shown(page.getByTestId('cohort-table').getByTestId('retention'));
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }, 60_000);
+
+    it('a session reported by the desktop client shows in the sessions KPI without a reload', async () => {
+      const { page, errors } = await newPage(browser);
+      await signInAsAdmin(page, language);
+      await page.goto(url(`/${language}/admin/analytics`));
+      const before = await kpi(page, 'sessions');
+      // Survives only as long as the page is not loaded again.
+      await page.evaluate(() => Object.assign(window, { e2eNoReload: true }));
+
+      const user = await createVerifiedUser(language);
+      const computer = `live-${language}`;
+      expect((await desktop(computer, ['login', '--email', user.email, '--password', user.password])).code).toBe(0);
+      const activated = await desktop(computer, ['activate', '--computer-id', `WS-LIVE-${language.toUpperCase()}`, '--name', 'Live PC']);
+      expect(activated.code, activated.stderr).toBe(0);
+      const reported = await desktop(computer, ['session', '--length', '900']);
+      expect(reported.code, reported.stderr).toBe(0);
+
+      await expect.poll(() => kpi(page, 'sessions'), { timeout: 10_000 }).toBe(before + 1);
+      // Still the same page, and the refetch that follows agrees with the live count.
+      await expect(page.evaluate(() => 'e2eNoReload' in window)).resolves.toBe(true);
+      await page.waitForTimeout(2000);
+      expect(await kpi(page, 'sessions')).toBe(before + 1);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }, 90_000);
+  });
+}
