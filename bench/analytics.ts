@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -13,15 +12,13 @@ import {
   type CohortQuery,
   type CohortResponse,
 } from '../contract/analytics.js';
-import { buildApp } from '../server/app.js';
-import { SystemClock } from '../server/clock.js';
-import type { Config, DatabaseConfig } from '../server/config.js';
+import type { DatabaseConfig } from '../server/config.js';
 import { migrateToLatest, openDatabase, type Db } from '../server/db/index.js';
 import { addDays, dayOf } from '../server/modules/analytics/periods.js';
-import { AccessTokens } from '../server/modules/auth/access-tokens.js';
 import { generateAnalytics, type GeneratedAnalytics } from './analytics-data.js';
 import { DuckAnalytics, type DuckLoad } from './analytics-duckdb.js';
 import { measureIngestion, type IngestionResult } from './analytics-ingest.js';
+import { benchApp } from './bench-app.js';
 
 /**
  * Usage analytics at scale (issue "Usage analytics and cohorts"): generated users and reports straight
@@ -147,22 +144,8 @@ async function prepare(config: DatabaseConfig, settings: DataSettings): Promise<
 // --- a. our API ---
 
 async function askApi(label: string, db: Db, adminId: string, list: Question[]): Promise<Timed> {
-  const config = {
-    nodeEnv: 'production',
-    appUrl: 'http://localhost',
-    jwtSecret: randomBytes(48).toString('base64url'),
-    logLevel: 'silent',
-    spaDir: path.join(os.tmpdir(), 'no-spa'),
-    mailTransport: 'smtp',
-    smtpUrl: 'smtp://127.0.0.1:2525',
-    mailFrom: 'bench <bench@localhost>',
-    social: { standins: false, google: null, facebook: null },
-    rateLimitPerAddress: 1_000_000,
-    billing: { sandbox: false, apiKey: '', environment: '', clientToken: '', webhookSecret: '' },
-  } as unknown as Config;
-  const clock = new SystemClock();
-  const app = await buildApp({ config, db, clock });
-  const token = await new AccessTokens(config.jwtSecret, clock).sign(adminId, ['admin', 'user']);
+  const { app, adminToken } = await benchApp(db);
+  const token = await adminToken(adminId);
   const ask = async (url: string) => {
     const started = performance.now();
     const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });

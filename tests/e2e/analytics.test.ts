@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedAnalyticsDemo } from '../../bench/analytics-seed.js';
 import { openDatabase } from '../../server/db/index.js';
 import { createVerifiedUser, launchBrowser, newPage, seriousViolations, shown, signIn, url } from './browser.js';
+import { runDesktop } from './desktop.js';
 
 /**
  * Usage analytics in Chromium as an admin on the demo seed (issue "Usage analytics and cohorts"), in
@@ -35,18 +35,8 @@ afterAll(async () => {
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-/** One run of the desktop client (tools/desktop-client.ts); the state file is one simulated computer. */
-function desktop(computer: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'tools/desktop-client.ts'];
-  const options = ['--api', url('/api'), '--state', path.join(stateDir, `${computer}.json`)];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...cli, ...options, ...args], { cwd: root, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** The desktop client on this file's simulated computers. */
+const desktop = (computer: string, args: string[]) => runDesktop(stateDir, computer, args);
 
 const TEXTS = {
   en: {

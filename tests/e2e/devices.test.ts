@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createVerifiedUser, launchBrowser, newPage, payWith, shown, signIn, url } from './browser.js';
+import { runDesktop } from './desktop.js';
 
 /**
  * Devices and coupons in Chromium (issue "Licences, devices, coupons"): a perpetual licence bought on the
@@ -25,18 +25,8 @@ afterAll(async () => {
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-/** One run of the desktop client (tools/desktop-client.ts); each state file is one simulated computer. */
-function desktop(computer: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'tools/desktop-client.ts'];
-  const options = ['--api', url('/api'), '--state', path.join(stateDir, `${computer}.json`)];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...cli, ...options, ...args], { cwd: root, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** The desktop client on this file's simulated computers. */
+const desktop = (computer: string, args: string[]) => runDesktop(stateDir, computer, args);
 
 /** The API's error body the client prints on its last line of stderr when a call is refused. */
 function errorBody(stderr: string): { messageKey: string } {

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../server/app.js';
+import { SystemClock } from '../server/clock.js';
+import type { Config } from '../server/config.js';
+import type { Db } from '../server/db/index.js';
+import { AccessTokens } from '../server/modules/auth/access-tokens.js';
+
+/**
+ * The real app over `db` for in-process benchmarks (`inject`: routing, validation, query, serialisation;
+ * no network): production settings, no SPA, mail or payment provider, no rate limit. `adminToken` signs
+ * an access token for an admin's id.
+ */
+export async function benchApp(db: Db) {
+  const config = {
+    nodeEnv: 'production',
+    appUrl: 'http://localhost',
+    jwtSecret: randomBytes(48).toString('base64url'),
+    logLevel: 'silent',
+    spaDir: path.join(os.tmpdir(), 'no-spa'),
+    mailTransport: 'smtp',
+    smtpUrl: 'smtp://127.0.0.1:2525',
+    mailFrom: 'bench <bench@localhost>',
+    social: { standins: false, google: null, facebook: null },
+    rateLimitPerAddress: 1_000_000,
+    billing: { sandbox: false, apiKey: '', environment: '', clientToken: '', webhookSecret: '' },
+  } as unknown as Config;
+  const clock = new SystemClock();
+  const app = await buildApp({ config, db, clock });
+  const tokens = new AccessTokens(config.jwtSecret, clock);
+  return { app, adminToken: (adminId: string) => tokens.sign(adminId, ['admin', 'user']) };
+}
