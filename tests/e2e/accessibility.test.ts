@@ -40,9 +40,13 @@ function concrete(path: string): string {
 }
 
 async function visit(page: Page, route: RouteEntry, prefix: string) {
-  await page.goto(url(`${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/'));
+  const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
+  await page.goto(url(address));
   await shown(page.locator('h1'));
-  await page.waitForLoadState('networkidle');
+  // A page that never settles is a finding of its own: name it (a bare timeout does not say which).
+  await page.waitForLoadState('networkidle').catch((error: unknown) => {
+    throw new Error(`${address} never went network-idle`, { cause: error });
+  });
 }
 
 function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {
