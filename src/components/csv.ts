@@ -1,19 +1,21 @@
+import { stringify } from 'csv-stringify/browser/esm/sync';
+
 /** One CSV cell: text or a number; null is an empty cell (a figure that does not exist yet). */
 export type CsvCell = string | number | null;
 
 /**
- * RFC 4180 CSV: a header row, then one line per row, lines ending in CRLF. A cell holding a comma,
- * a quote, a line break or surrounding spaces is quoted, with its quotes doubled; numbers are written
- * as JavaScript writes them (a dot for decimals), so spreadsheets in every locale read them the same.
+ * RFC 4180 CSV through csv-stringify (the library the server's Lite key export uses): a header row,
+ * then one line per row, lines ending in CRLF. A cell holding a comma, a quote, a line break or
+ * surrounding spaces is quoted; numbers are written as JavaScript writes them (a dot for decimals), so
+ * spreadsheets in every locale read them the same.
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}
-
-function csvCell(cell: CsvCell): string {
-  if (cell === null) return '';
-  const text = typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : cell;
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return stringify([header, ...rows] as CsvCell[][], {
+    record_delimiter: 'windows',
+    // A lone line break must be quoted too (the library quotes only the CRLF it writes).
+    quoted_match: /[\r\n]|^\s|\s$/,
+    cast: { number: (value) => (Number.isFinite(value) ? String(value) : '') },
+  });
 }
 
 /** Hands `text` to the browser as a file download. */
