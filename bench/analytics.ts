@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import {
   GRANULARITIES,
   STORE_CHANNELS,
@@ -18,7 +16,7 @@ import { addDays, dayOf } from '../server/modules/analytics/periods.js';
 import { generateAnalytics, type GeneratedAnalytics } from './analytics-data.js';
 import { DuckAnalytics, type DuckLoad } from './analytics-duckdb.js';
 import { measureIngestion, type IngestionResult } from './analytics-ingest.js';
-import { benchApp } from './bench-app.js';
+import { benchApp, withBenchPostgres } from './bench-app.js';
 
 /**
  * Usage analytics at scale (issue "Usage analytics and cohorts"): generated users and reports straight
@@ -280,27 +278,15 @@ if (!process.env.SKIP_INGEST) {
 let postgresTimed: Timed | null = null;
 const pgUrl = process.env.BENCH_DATABASE_URL;
 if (pgUrl) {
-  // BENCH_KEEP_DATABASE=name keeps (and reuses) a database of that name, to look at plans afterwards.
-  const keep = process.env.BENCH_KEEP_DATABASE;
-  const name = keep ?? `portal_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount ?? 0;
-  if (!exists) await admin.query(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  try {
-    const postgres = await prepare({ dialect: 'postgres', url: url.toString() }, settings);
+  await withBenchPostgres(pgUrl, async (config) => {
+    const postgres = await prepare(config, settings);
     result.generation = { ...(result.generation as object), postgres: postgres.generation ? { timings: postgres.generation.timings, counts: postgres.generation.counts } : 'reused' };
     postgresTimed = await askApi('postgres', postgres.db, postgres.adminId, list);
     await postgres.db.destroy();
     api.postgres = byFamily(postgresTimed);
     printFamilies('postgres', api.postgres);
     if (duckTimed) mismatches.postgres = compare('postgres', postgresTimed, duckTimed);
-  } finally {
-    if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 // --- summary ---

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../server/app.js';
 import { SystemClock } from '../server/clock.js';
-import type { Config } from '../server/config.js';
+import pg from 'pg';
+import type { Config, DatabaseConfig } from '../server/config.js';
 import type { Db } from '../server/db/index.js';
 import { AccessTokens } from '../server/modules/auth/access-tokens.js';
 
@@ -30,4 +31,25 @@ export async function benchApp(db: Db) {
   const app = await buildApp({ config, db, clock });
   const tokens = new AccessTokens(config.jwtSecret, clock);
   return { app, adminToken: (adminId: string) => tokens.sign(adminId, ['admin', 'user']) };
+}
+
+/**
+ * Runs `work` on a PostgreSQL database of its own beside `adminUrl`: a fresh one dropped afterwards, or,
+ * with BENCH_KEEP_DATABASE=name, that one kept (and reused next time) to look at plans afterwards.
+ */
+export async function withBenchPostgres<T>(adminUrl: string, work: (config: DatabaseConfig) => Promise<T>): Promise<T> {
+  const keep = process.env.BENCH_KEEP_DATABASE;
+  const name = keep ?? `portal_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount ?? 0;
+  if (!exists) await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await work({ dialect: 'postgres', url: url.toString() });
+  } finally {
+    if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }

@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { USER_SORT_FIELDS } from '../contract/users.js';
 import type { DatabaseConfig } from '../server/config.js';
 import { migrateToLatest, openDatabase, type Db } from '../server/db/index.js';
-import { benchApp } from './bench-app.js';
+import { benchApp, withBenchPostgres } from './bench-app.js';
 
 /**
  * The admin users list at a million users (issue "Admin area"): generated rows straight into the
@@ -131,21 +129,7 @@ runs.push(await measure('sqlite', 'sqlite', await prepare({ dialect: 'sqlite', f
 
 const pgUrl = process.env.BENCH_DATABASE_URL;
 if (pgUrl) {
-  // BENCH_KEEP_DATABASE=name keeps (and reuses) a database of that name, to look at plans afterwards.
-  const keep = process.env.BENCH_KEEP_DATABASE;
-  const name = keep ?? `portal_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount ?? 0;
-  if (!exists) await admin.query(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  try {
-    runs.push(await measure('postgres', 'postgres', await prepare({ dialect: 'postgres', url: url.toString() })));
-  } finally {
-    if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  runs.push(await withBenchPostgres(pgUrl, async (config) => measure('postgres', 'postgres', await prepare(config))));
 }
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 writeFileSync(path.join(root, 'bench/results/users.json'), `${JSON.stringify({ date: new Date().toISOString(), runs }, null, 2)}\n`);
