@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { releaseSchema } from './licensing.js';
 
 /** Money in minor units (cents; Paddle's two-decimal HUF) with its currency; never a float. */
 export const moneySchema = z.object({ amount: z.number().int(), currencyCode: z.string() });
@@ -23,7 +24,12 @@ export const perpetualProductSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   custom_data: z.object({ shapelabRelease: z.string() }),
-  prices: z.array(z.object({ id: z.string(), description: z.string(), unitPrice: moneySchema })),
+  /**
+   * `unitPrice` is in the buyer's currency (Paddle's pricing preview for their country, tax excluded);
+   * `upgradePrice` is what an owner of the previous release pays with the upgrade discount, else null.
+   */
+  prices: z.array(z.object({ id: z.string(), description: z.string(), unitPrice: moneySchema, upgradePrice: moneySchema.nullable() })),
+  /** The upgrade discount, for a buyer eligible for it (spec section 3); null otherwise. */
   discount: discountRef,
 });
 export const perpetualProductsResponseSchema = z.array(perpetualProductSchema);
@@ -96,7 +102,7 @@ export const billingInfoSchema = z.object({
   postalCode: z.string().trim().max(20).nullable(),
 });
 export type BillingInfo = z.infer<typeof billingInfoSchema>;
-export const billingInfoUpdateSchema = billingInfoSchema.omit({ email: true }).partial().strict();
+export const billingInfoUpdateSchema = billingInfoSchema.extend({ email: z.email().trim().max(254) }).partial().strict();
 
 /**
  * `GET /paddle/config`: what the SPA needs to initialise Paddle.js: the environment, the client-side
@@ -115,6 +121,11 @@ export const checkoutResponseSchema = z.object({
   transactionId: z.string(),
   /** The trial this purchase starts, in days; null when it starts none (not a plan, or not a first subscription). */
   trialDays: z.number().int().nullable(),
+  /**
+   * The discount the transaction carries: the one asked for, the plan's first-purchase discount, or the
+   * upgrade discount the server applies by itself for an owner of the previous release.
+   */
+  discount: z.object({ id: z.string(), description: z.string() }).nullable(),
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
@@ -133,7 +144,21 @@ export const perpetualLicenceSchema = z.object({
   /** The end of its free updates (spec section 9). */
   updatesUntil: z.string().nullable(),
   items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number().int() })),
+  /** The product's name as sold (e.g. "Shapelab 2025"); null for a coupon's licence. */
+  productName: z.string().nullable(),
+  /** This portal's invoice link for the purchase (null for a coupon's licence). */
+  invoiceUrl: z.string().nullable(),
+  /** Until when it can be returned for a full refund (14 days after purchase, spec section 9); null when it cannot. */
+  returnableUntil: z.string().nullable(),
+  /** What a return refunds: the purchase's payment. */
+  paid: moneySchema.nullable(),
+  /** The newest build of its release per platform that its free updates cover. */
+  downloads: z.array(releaseSchema),
 });
 export const perpetualLicencesResponseSchema = z.array(perpetualLicenceSchema);
 export type PerpetualLicence = z.infer<typeof perpetualLicenceSchema>;
 export const licenceQuerySchema = z.object({ UserId: z.uuid().optional(), include: z.string().max(100).optional() });
+
+/** `POST /perpetual/license/{licenceId}/return`: a licence returned within 14 days, its payment being refunded. */
+export const licenceReturnParamsSchema = z.object({ licenceId: z.uuid() });
+export const licenceReturnResponseSchema = z.object({ refund: moneySchema });

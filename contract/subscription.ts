@@ -12,6 +12,11 @@ export const subscriptionSchema = z.object({
   trialEndsAt: z.string().nullable(),
   scheduledChange: z.object({ action: z.string(), effectiveAt: z.string() }).nullable(),
   canceledAt: z.string().nullable(),
+  /**
+   * Spec section 9: cancelling within 14 days of the first payment refunds it. Until when that is
+   * offered, and how much it refunds (every payment of this subscription); null when it is not.
+   */
+  refund: z.object({ until: z.string(), amount: z.object({ amount: z.number().int(), currencyCode: z.string() }) }).nullable(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -25,7 +30,22 @@ export const invoicesResponseSchema = z.array(
     billedAt: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
     total: z.object({ amount: z.number().int(), currencyCode: z.string() }),
-    items: z.array(z.object({ priceId: z.string().nullable(), name: z.string() })),
+    /**
+     * What was bought: `kind` (a plan or a perpetual release), `release` for a perpetual licence, and
+     * `interval` for a plan. `name` is the catalogue's name (English); the SPA names it from kind, release
+     * and interval in the reader's language.
+     */
+    items: z.array(
+      z.object({
+        priceId: z.string().nullable(),
+        name: z.string(),
+        kind: z.enum(['subscription', 'perpetual']).nullable(),
+        release: z.string().nullable(),
+        interval: z.enum(['month', 'year']).nullable(),
+      }),
+    ),
+    /** A refund of this payment: asked for by the customer, or made because it was a duplicate purchase. */
+    refund: z.object({ status: z.enum(['pending', 'approved', 'rejected']), reason: z.enum(['customer', 'duplicate']), amount: z.number().int() }).nullable(),
     /** This portal's endpoint that checks ownership and answers the provider's PDF link. */
     invoiceUrl: z.string(),
   }),
@@ -58,6 +78,9 @@ export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;
 
 /** The provider transaction the checkout opens to take a new payment method for the subscription. */
 export const paymentMethodTransactionSchema = z.object({ transactionId: z.string() });
+
+/** `POST /subscription/cancel`: `refund` ends it now and refunds it, within 14 days of the first payment. */
+export const cancelRequestSchema = z.object({ refund: z.boolean().optional() }).strict().nullish();
 
 export const subscriptionIdParamsSchema = z.object({ subscriptionId: z.string().regex(/^sub_[a-z0-9]{1,40}$/) });
 

@@ -18,6 +18,7 @@ import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { RefundRunner } from './modules/billing/refunds.js';
 import { couponRoutes } from './modules/coupons/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
@@ -112,6 +113,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const throttle = new Throttle(db.kysely, clock);
   const mailer = createMailer(config, db.kysely, clock);
   const background = new BackgroundTasks(app.log);
+  app.decorate('background', background);
   const bus = new EventBus();
   const registration = {
     db: db.kysely,
@@ -146,9 +148,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         clientToken: config.billing.clientToken,
         sandboxScript: config.billing.sandbox ? SANDBOX_SCRIPT_PATH : null,
       };
-      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock }, guards, paddleConfig });
+      // Refunds and cancellations decided by webhooks and customers, carried out after the answer; a
+      // sweep at start picks up what a previous process left undone.
+      const refunds = new RefundRunner({ db: db.kysely, paddle, clock, mailer, appUrl: config.appUrl, bus, background, log: app.log });
+      if (paddle) api.addHook('onReady', async () => refunds.kick());
+      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background },
+        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background, refunds },
         guards,
       });
       await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });

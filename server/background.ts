@@ -21,3 +21,10 @@ export class BackgroundTasks {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What runs after the answer; tests wait for it with `idle()`. */
+    background: BackgroundTasks;
+  }
+}

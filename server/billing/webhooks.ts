@@ -73,3 +73,11 @@ export const transactionDataSchema = z.object({
   }),
   items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number() })),
 });
+
+/** The fields of an adjustment event the portal keeps: which payment it refunds, and how far it got. */
+export const adjustmentDataSchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  transaction_id: z.string(),
+  status: z.string(),
+});

@@ -133,6 +133,8 @@ export interface SubscriptionsTable {
   created_at: Timestamp;
   /** occurred_at of the event this row was last written from. */
   last_event_at: Timestamp;
+  /** Set when this subscription was bought while another was live: it is being undone. */
+  duplicate_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TransactionsTable {
@@ -152,6 +154,34 @@ export interface TransactionsTable {
   items: string;
   created_at: Timestamp;
   last_event_at: Timestamp;
+  /** The state of this payment's refund, when the portal asked for one (see RefundsTable). */
+  refund_status: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface CheckoutsTable {
+  user_id: string;
+  fingerprint: string;
+  transaction_id: string | null;
+  claimed_at: Timestamp;
+}
+
+export interface RefundsTable {
+  id: string;
+  transaction_id: string;
+  user_id: string | null;
+  reason: 'duplicate' | 'customer';
+  subscription_id: string | null;
+  licence_id: string | null;
+  release: string | null;
+  status: 'pending' | 'requested' | 'approved' | 'rejected' | 'failed';
+  adjustment_id: string | null;
+  amount: ColumnType<number | string, number, number>;
+  currency_code: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  mailed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface LicencesTable {
@@ -168,6 +198,8 @@ export interface LicencesTable {
   /** The coupon code or Lite key it came from. */
   source_ref: string | null;
   granted_at: Timestamp;
+  revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AccessPassesTable {
@@ -283,6 +315,8 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   transactions: TransactionsTable;
   licences: LicencesTable;
+  checkouts: CheckoutsTable;
+  refunds: RefundsTable;
   access_passes: AccessPassesTable;
   seats: SeatsTable;
   coupons: CouponsTable;

@@ -53,11 +53,14 @@ export function purchases(
   const data = state.data as typeof state.data & {
     transactions?: SandboxRecord[];
     subscriptions?: SandboxRecord[];
+    adjustments?: SandboxRecord[];
     /** The card each subscription is charged on (the stand-in's stand-in for a stored payment method). */
     cards?: Record<string, string>;
   };
   data.transactions ??= [];
   data.subscriptions ??= [];
+  data.adjustments ??= [];
+  const adjustments = data.adjustments;
   data.cards ??= {};
   const transactions = data.transactions;
   const subscriptions = data.subscriptions;
@@ -512,6 +515,8 @@ export function purchases(
             origin: 'api',
             customData: body.custom_data,
             discount,
+            // Paddle prices a transaction in the currency asked for (a price's override in it), else by address.
+            currency: typeof body.currency_code === 'string' ? body.currency_code : null,
           });
           state.save();
           emit('transaction.created', created);
@@ -601,6 +606,74 @@ export function purchases(
           if (started) emit('subscription.created', started);
           emit('transaction.completed', txn);
           return txn;
+        },
+      },
+      {
+        // A full refund of a completed transaction (`type: full`), as Paddle's Adjustments API makes it:
+        // created pending approval, then approved (Paddle reviews refunds; the stand-in approves at once),
+        // each with its webhook; the transaction's adjusted totals drop to zero.
+        method: 'POST',
+        pattern: /^\/adjustments$/,
+        handle: ({ body }) => {
+          if (body.action !== 'refund') throw invalid('action: the stand-in supports refund');
+          if (body.type !== 'full') throw invalid('type: the stand-in supports full refunds');
+          if (typeof body.reason !== 'string' || body.reason.trim() === '') throw invalid('reason: is required');
+          const txn = transaction(String(body.transaction_id ?? ''));
+          if (txn.status !== 'completed') throw new SandboxError(400, 'transaction_adjustment_not_allowed', `Transaction is ${String(txn.status)}`);
+          const totals = (txn.details as { totals: Totals }).totals;
+          const total = Number(totals.grand_total);
+          if (total <= 0) throw new SandboxError(400, 'adjustment_amount_cannot_be_zero', 'Nothing was paid on this transaction');
+          if (adjustments.some((a) => a.transaction_id === txn.id && a.action === 'refund' && a.status !== 'rejected')) {
+            throw new SandboxError(400, 'adjustment_amount_above_remaining_allowed', 'The transaction has been refunded already');
+          }
+          const created: SandboxRecord = {
+            id: paddleId('adj'),
+            action: 'refund',
+            type: 'full',
+            transaction_id: txn.id,
+            subscription_id: txn.subscription_id ?? null,
+            customer_id: txn.customer_id,
+            reason: body.reason,
+            credit_applied_to_balance: null,
+            currency_code: txn.currency_code,
+            status: 'pending_approval',
+            items: ((txn.details as { line_items: { id: string; totals: Totals }[] }).line_items ?? []).map((line) => ({
+              item_id: line.id,
+              type: 'full',
+              amount: line.totals.total,
+              proration: null,
+              totals: { subtotal: line.totals.subtotal, tax: line.totals.tax, total: line.totals.total },
+            })),
+            totals: { subtotal: totals.subtotal, tax: totals.tax, total: totals.grand_total, fee: '0', earnings: '0', currency_code: txn.currency_code },
+            payout_totals: null,
+            created_at: now(),
+            updated_at: now(),
+          };
+          adjustments.push(created);
+          emit('adjustment.created', created);
+          const approved = { ...created, status: 'approved' };
+          Object.assign(created, approved);
+          (txn.details as { adjusted_totals: unknown }).adjusted_totals = {
+            subtotal: '0', tax: '0', total: '0', grand_total: '0', fee: '0', earnings: '0', currency_code: txn.currency_code,
+          };
+          txn.updated_at = now();
+          state.save();
+          emit('adjustment.updated', created);
+          emit('transaction.updated', txn);
+          return { ...created, status: 'pending_approval' };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: /^\/adjustments$/,
+        handle: ({ query }) => {
+          const transactionIds = query.get('transaction_id')?.split(',');
+          const subscriptionIds = query.get('subscription_id')?.split(',');
+          return list(
+            adjustments.filter(
+              (a) => (!transactionIds || transactionIds.includes(String(a.transaction_id))) && (!subscriptionIds || subscriptionIds.includes(String(a.subscription_id))),
+            ),
+          );
         },
       },
       {

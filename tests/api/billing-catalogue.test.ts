@@ -59,7 +59,7 @@ describeEachDatabase(
       const { token } = await session(server());
       const products = (await call(server(), 'GET', '/api/perpetual/products', undefined, token)).json();
       expect(products.map((p: { custom_data: { shapelabRelease: string } }) => p.custom_data.shapelabRelease)).toEqual(['2025', '2024']);
-      expect(products[0].prices[0]).toEqual({ id: PRICE_IDS.perpetual2025, description: 'Shapelab 2025 perpetual licence', unitPrice: { amount: 29900, currencyCode: 'USD' } });
+      expect(products[0].prices[0]).toEqual({ id: PRICE_IDS.perpetual2025, description: 'Shapelab 2025 perpetual licence', unitPrice: { amount: 29900, currencyCode: 'USD' }, upgradePrice: null });
     });
 
     it('previews plan prices in minor units with tax by country and an optional discount', async () => {

@@ -110,6 +110,8 @@ describeEachDatabase(
         trialEndsAt: '2026-11-15T10:00:00.000Z',
         scheduledChange: null,
         canceledAt: null,
+        // A trial has no payment yet: cancelling it refunds nothing.
+        refund: null,
       });
     });
 

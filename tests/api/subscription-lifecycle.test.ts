@@ -117,7 +117,8 @@ describeEachDatabase(
           id: transactionId,
           status: 'completed',
           total: { amount: 29900, currencyCode: 'USD' },
-          items: [{ priceId: PRICE_IDS.perpetual2025, name: 'Shapelab 2025 perpetual licence' }],
+          items: [{ priceId: PRICE_IDS.perpetual2025, name: 'Shapelab 2025', kind: 'perpetual', release: '2025', interval: null }],
+          refund: null,
           invoiceUrl: `/api/subscription/billing/invoice/${transactionId}`,
         }),
       ]);

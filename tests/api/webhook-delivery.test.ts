@@ -69,8 +69,11 @@ describeEachDatabase(
       paddle.sandbox.setDelivery('chaotic');
       try {
         const chaotic = await story(server());
-        expect(ordered.local).toEqual(await providerState(ordered.local.id));
-        expect(chaotic.local).toEqual(await providerState(chaotic.local.id));
+        // The provider knows nothing of the portal's refund offer: compare the rest.
+        const { refund: _ordered, ...orderedLocal } = ordered.local;
+        const { refund: _chaotic, ...chaoticLocal } = chaotic.local;
+        expect(orderedLocal).toEqual(await providerState(ordered.local.id));
+        expect(chaoticLocal).toEqual(await providerState(chaotic.local.id));
         expect(chaotic.local).toMatchObject({ status: 'active', interval: 'year', scheduledChange: null });
         expect(chaotic.payments).toEqual(ordered.payments);
         expect(ordered.payments.map((p) => p.origin)).toEqual(['api', 'subscription_recurring', 'subscription_update']);

@@ -11,6 +11,7 @@ import { licensing } from './0008-licensing.js';
 import { adminUsers } from './0009-admin-users.js';
 import { userSearchCovering } from './0010-user-search-covering.js';
 import { analytics } from './0011-analytics.js';
+import { purchases } from './0012-purchases.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -29,5 +30,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-admin-users': adminUsers(dialect),
     '0010-user-search-covering': userSearchCovering(dialect),
     '0011-analytics': analytics(dialect),
+    '0012-purchases': purchases(dialect),
   };
 }

@@ -1,4 +1,4 @@
-import type { Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
+import type { CountryCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
 import type { Discount, PreloadResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
@@ -20,6 +20,32 @@ function kindOf(product: Product): Kind | null {
 }
 
 const minor = (amount: string) => Number.parseInt(amount, 10);
+
+/**
+ * Who is buying, for prices and tax: their Paddle customer with saved address and business, or, without
+ * a saved address, their country (the billing info's, else the profile's); null fields are unknown.
+ */
+export interface Buyer {
+  customerId: string | null;
+  addressId: string | null;
+  businessId: string | null;
+  countryCode: string | null;
+}
+
+function buyerFields(buyer: Buyer | null) {
+  if (!buyer) return {};
+  const country = buyer.addressId ? null : buyer.countryCode?.toUpperCase();
+  return {
+    ...(buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : {}),
+    ...(country && /^[A-Z]{2}$/.test(country) ? { address: { countryCode: country as CountryCode } } : {}),
+  };
+}
+
+/** The release a discount is the upgrade from (`custom_data.upgradeFromRelease`), or null. */
+export function upgradeFromRelease(discount: PaddleDiscount): string | null {
+  const from = (discount.customData as { upgradeFromRelease?: unknown } | null)?.upgradeFromRelease;
+  return typeof from === 'string' && from !== '' ? from : null;
+}
 
 export function toDiscount(discount: PaddleDiscount): Discount {
   return {
@@ -143,15 +169,45 @@ export class Catalogue {
   /** The upgrade discount on a price for owners of the previous release, when they are eligible. */
   async discountForPrice(priceId: string, eligible: boolean): Promise<Discount | null> {
     if (!eligible) return null;
+    const upgrade = await this.upgradeDiscount(priceId, null);
+    return upgrade ? toDiscount(upgrade) : null;
+  }
+
+  /**
+   * The active upgrade discount of a price (a discount whose custom_data names `upgradeFromRelease` and
+   * that is restricted to the price), for owners of `fromRelease` when it is given.
+   */
+  async upgradeDiscount(priceId: string, fromRelease: string | null): Promise<PaddleDiscount | null> {
     const discounts = await callPaddle(this.deps.paddle, (paddle) => all(paddle.discounts.list({ status: ['active'] })));
     const now = this.deps.clock.now();
-    const upgrade = discounts.find(
-      (d) =>
-        (d.customData as { upgradeFromRelease?: unknown } | null)?.upgradeFromRelease !== undefined &&
-        (d.restrictTo ?? []).includes(priceId) &&
-        discountProblem(d, now) === null,
+    return (
+      discounts.find((d) => {
+        const from = upgradeFromRelease(d);
+        return from !== null && (fromRelease === null || from === fromRelease) && (d.restrictTo ?? []).includes(priceId) && discountProblem(d, now) === null;
+      }) ?? null
     );
-    return upgrade ? toDiscount(upgrade) : null;
+  }
+
+  /**
+   * What `priceIds` cost this buyer, excluding tax (spec section 1), from Paddle's pricing preview for
+   * their customer and saved address, or for their country: one currency for everything they see (USD
+   * by default; a price's override for their country, such as HUF in Hungary). With `discountId`, each
+   * price after that discount.
+   */
+  async pricesFor(priceIds: string[], buyer: Buyer | null, discountId?: string | null): Promise<Map<string, { amount: number; currencyCode: string }>> {
+    const prices = new Map<string, { amount: number; currencyCode: string }>();
+    if (priceIds.length === 0) return prices;
+    const preview = await callPaddle(this.deps.paddle, (paddle) =>
+      paddle.pricingPreview.preview({
+        items: priceIds.map((priceId) => ({ priceId, quantity: 1 })),
+        ...(discountId ? { discountId } : {}),
+        ...buyerFields(buyer),
+      }),
+    );
+    for (const line of preview.details.lineItems) {
+      prices.set(line.price.id, { amount: minor(line.totals.subtotal) - minor(line.totals.discount), currencyCode: preview.currencyCode });
+    }
+    return prices;
   }
 
   /**
@@ -172,13 +228,12 @@ export class Catalogue {
     } else if (input.discountId) {
       discount = await this.discountById(input.discountId);
     }
-    const address = customer?.addressId ? null : input.countryCode ? { countryCode: input.countryCode.toUpperCase() } : null;
+    const buyer: Buyer = { customerId: customer?.customerId ?? null, addressId: customer?.addressId ?? null, businessId: customer?.businessId ?? null, countryCode: input.countryCode ?? null };
     const preview: PricingPreview = await callPaddle(this.deps.paddle, (paddle) =>
       paddle.pricingPreview.preview({
         items: priceIds.map((priceId) => ({ priceId, quantity: 1 })),
         ...(discount ? { discountId: discount.id } : {}),
-        ...(customer ? { customerId: customer.customerId, addressId: customer.addressId, businessId: customer.businessId } : {}),
-        ...(address ? { address: address as { countryCode: never } } : {}),
+        ...buyerFields(buyer),
       }),
     );
     return {

@@ -1,11 +1,14 @@
+import type { CurrencyCode, Discount as PaddleDiscount } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { CheckoutResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
-import type { Catalogue } from './catalogue.js';
-import { billingContext, customerIdFor, type CustomerDeps } from './customers.js';
+import { upgradeFromRelease, type Catalogue } from './catalogue.js';
+import { buyerOf } from './buyer.js';
+import { liveSubscriptions, upgradeEligibility } from './ownership.js';
+import { customerIdFor, type CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/licences.js';
 
 /** Whether the user has had a subscription before (other than `except`): the trial is for the first one. */
@@ -15,9 +18,17 @@ export async function hadSubscription(db: Kysely<Database>, userId: string, exce
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** A claim older than this belongs to a request that died while creating its transaction: it is taken over. */
+const STALE_CLAIM_MS = 30_000;
+const CLAIM_WAIT_MS = 100;
+
 /**
  * The transaction the provider's checkout opens for a purchase: the user's customer, saved address and
- * business, the discount (checked first, so its problem is named), and the user's id in custom_data.
+ * business, the currency of their country, the discount (checked first, so its problem is named), and
+ * the user's id in custom_data. Enforced before any money moves (issue 16):
+ * - a user with a live subscription cannot buy a second one (SUBSCRIPTION_EXISTS), a release is sold once;
+ * - the upgrade discount is applied by itself for an owner of the previous release, refused to others;
+ * - a second request for the same purchase while its transaction is open answers that transaction.
  * A plan bought by someone who has subscribed before is sold without its trial (spec section 4: the
  * 14-day trial is for a first subscription): as a non-catalogue copy of the price with no trial period.
  */
@@ -28,16 +39,26 @@ export async function createCheckout(
   input: { priceId: string; discountId?: string | null | undefined },
 ): Promise<CheckoutResponse> {
   const { price, kind } = await catalogue.price(input.priceId);
+  let upgrade: PaddleDiscount | null = null;
   if (kind === 'perpetual') {
     // A release is sold once per user, whether it was bought or came with a coupon.
     const owned = await ownedPerpetual(deps.db, user.id);
     const release = (await catalogue.perpetualProducts()).find((product) => product.id === price.productId)?.custom_data.shapelabRelease;
     if (owned.productIds.has(price.productId) || (release && owned.releases.has(release))) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
+    const eligibility = await upgradeEligibility(deps.db, user.id, deps.clock.now());
+    if (eligibility.eligible) upgrade = await catalogue.upgradeDiscount(price.id, eligibility.fromRelease);
+  } else if ((await liveSubscriptions(deps.db, user.id)).length > 0) {
+    throw new AppError('SUBSCRIPTION_EXISTS', 409);
   }
-  const discount = input.discountId ? await catalogue.discountById(input.discountId) : null;
+  let discount = input.discountId ? await catalogue.discountById(input.discountId) : null;
+  // The upgrade price is for owners of the previous release only (spec section 3).
+  if (discount && upgradeFromRelease(discount) !== null && discount.id !== upgrade?.id) throw new AppError('DISCOUNT_NOT_ELIGIBLE', 403);
+  discount ??= upgrade;
   const customerId = await customerIdFor(deps, user);
-  const context = await billingContext(deps, user);
+  const buyer = { ...(await buyerOf(deps, user)), customerId };
   const withoutTrial = kind === 'subscription' && price.trialPeriod !== null && (await hadSubscription(deps.db, user.id));
+  // Paddle prices a transaction by its address; without one, in the currency the buyer's country sees.
+  const currencyCode = (await catalogue.pricesFor([price.id], buyer)).get(price.id)?.currencyCode ?? null;
   const item = withoutTrial
     ? {
         price: {
@@ -54,15 +75,89 @@ export async function createCheckout(
         quantity: 1,
       }
     : { priceId: price.id, quantity: 1 };
-  const transaction = await callPaddle(deps.paddle, (paddle) =>
-    paddle.transactions.create({
-      items: [item],
-      customerId,
-      addressId: context?.addressId ?? null,
-      businessId: context?.businessId ?? null,
-      discountId: discount?.id ?? null,
-      customData: { userId: user.id },
-    }),
-  );
-  return { transactionId: transaction.id, trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency };
+  const fingerprint = [kind, price.id, discount?.id ?? '', withoutTrial ? 'no-trial' : 'trial', buyer.addressId ?? '', buyer.businessId ?? '', buyer.countryCode ?? '', currencyCode ?? ''].join('|');
+  const transactionId = await openTransaction(deps, user.id, fingerprint, async () => {
+    const transaction = await callPaddle(deps.paddle, (paddle) =>
+      paddle.transactions.create({
+        items: [item],
+        customerId,
+        addressId: buyer.addressId,
+        businessId: buyer.businessId,
+        discountId: discount?.id ?? null,
+        ...(buyer.addressId || !currencyCode ? {} : { currencyCode: currencyCode as CurrencyCode }),
+        customData: { userId: user.id },
+      }),
+    );
+    return transaction.id;
+  });
+  return {
+    transactionId,
+    trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency,
+    discount: discount ? { id: discount.id, description: discount.description } : null,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The open transaction of this purchase (`fingerprint`: what, at which price, discount, trial, address
+ * and currency), created by `create` when there is none. The row is claimed before Paddle is called
+ * (primary key (user, fingerprint)), so of two requests at once one creates and the other waits for its
+ * transaction; a transaction that is no longer open (paid, cancelled) is replaced by a conditional
+ * update, so only one request replaces it.
+ */
+async function openTransaction(deps: CustomerDeps, userId: string, fingerprint: string, create: () => Promise<string>): Promise<string> {
+  const claimAndCreate = async () => {
+    try {
+      const transactionId = await create();
+      await deps.db.updateTable('checkouts').set({ transaction_id: transactionId }).where('user_id', '=', userId).where('fingerprint', '=', fingerprint).execute();
+      return transactionId;
+    } catch (error) {
+      await deps.db.deleteFrom('checkouts').where('user_id', '=', userId).where('fingerprint', '=', fingerprint).where('transaction_id', 'is', null).execute();
+      throw error;
+    }
+  };
+  // Bounded by attempts, not by the clock (a test's clock stands still): 30 s of waiting at most.
+  for (let attempt = 0; attempt < STALE_CLAIM_MS / CLAIM_WAIT_MS; attempt += 1) {
+    const now = deps.clock.now().toISOString();
+    const claimed = await deps.db
+      .insertInto('checkouts')
+      .values({ user_id: userId, fingerprint, transaction_id: null, claimed_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'fingerprint']).doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) > 0) return claimAndCreate();
+    const row = await deps.db.selectFrom('checkouts').selectAll().where('user_id', '=', userId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+    if (!row) continue;
+    if (row.transaction_id === null) {
+      if (deps.clock.now().getTime() - Date.parse(row.claimed_at) > STALE_CLAIM_MS) {
+        const taken = await deps.db
+          .updateTable('checkouts')
+          .set({ claimed_at: now })
+          .where('user_id', '=', userId)
+          .where('fingerprint', '=', fingerprint)
+          .where('transaction_id', 'is', null)
+          .where('claimed_at', '=', row.claimed_at)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) > 0) return claimAndCreate();
+      }
+      await sleep(CLAIM_WAIT_MS);
+      continue;
+    }
+    const open = await callPaddle(deps.paddle, (paddle) => paddle.transactions.get(row.transaction_id as string));
+    if (open.status === 'ready' || open.status === 'draft') return open.id;
+    const taken = await deps.db
+      .updateTable('checkouts')
+      .set({ transaction_id: null, claimed_at: now })
+      .where('user_id', '=', userId)
+      .where('fingerprint', '=', fingerprint)
+      .where('transaction_id', '=', row.transaction_id)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) > 0) return claimAndCreate();
+  }
+  throw new AppError('BILLING_UNAVAILABLE', 503);
+}
+
+/** Forgets the user's open checkouts (their address or business changed): the next checkout creates anew. */
+export async function forgetOpenCheckouts(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('checkouts').where('user_id', '=', userId).where('transaction_id', 'is not', null).execute();
 }

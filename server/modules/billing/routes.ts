@@ -9,6 +9,8 @@ import {
   discountByPriceQuerySchema,
   discountSchema,
   licenceQuerySchema,
+  licenceReturnParamsSchema,
+  licenceReturnResponseSchema,
   listPlansResponseSchema,
   perpetualLicencesResponseSchema,
   paddleConfigSchema,
@@ -19,12 +21,15 @@ import {
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
-import { createCheckout, hadSubscription } from './checkout.js';
-import { ownedPerpetual, perpetualLicences } from '../licensing/licences.js';
-import { billingContext, billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
+import { createCheckout, forgetOpenCheckouts } from './checkout.js';
+import { buyerOf } from './buyer.js';
+import { perpetualProductsFor, plansFor } from './offers.js';
+import { perpetualLicences, returnLicence } from '../licensing/licences.js';
+import type { RefundRunner } from './refunds.js';
+import { billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
-export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: Guards; paddleConfig: PaddleConfig }> = async (
+export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refunds: RefundRunner }; guards: Guards; paddleConfig: PaddleConfig }> = async (
   app,
   { deps, guards, paddleConfig },
 ) => {
@@ -32,16 +37,25 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
 
   app.get('/paddle/config', { schema: { response: { 200: paddleConfigSchema } } }, async () => paddleConfig);
 
-  // The 14-day trial is for a first subscription: someone who has subscribed before sees plans without it.
-  app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async (request) => {
-    const plans = await catalogue.plans();
-    return (await hadSubscription(deps.db, currentUser(request).id)) ? plans.map((plan) => ({ ...plan, trialDays: null })) : plans;
-  });
+  app.get('/paddle/list-plans', { onRequest: guards.user, schema: { response: { 200: listPlansResponseSchema } } }, async (request) =>
+    plansFor(deps, catalogue, currentUser(request)),
+  );
 
   app.get(
     '/perpetual/license',
     { onRequest: guards.user, schema: { querystring: licenceQuerySchema, response: { 200: perpetualLicencesResponseSchema } } },
-    async (request) => perpetualLicences(deps.db, currentUser(request), request.query.UserId),
+    async (request) => perpetualLicences(deps.db, currentUser(request), request.query.UserId, deps.clock.now()),
+  );
+
+  // Spec section 9: a licence can be returned within 14 days; the refund is asked of Paddle at once.
+  app.post(
+    '/perpetual/license/:licenceId/return',
+    { onRequest: guards.user, schema: { params: licenceReturnParamsSchema, response: { 200: licenceReturnResponseSchema } } },
+    async (request) => {
+      const returned = await returnLicence(deps, currentUser(request), request.params.licenceId);
+      await deps.refunds.refundTransaction(returned.transactionId);
+      return { refund: returned.refund };
+    },
   );
 
   app.post(
@@ -50,20 +64,23 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
     async (request) => createCheckout(deps, catalogue, currentUser(request), request.body),
   );
 
-  // A release the user already owns is not offered again (spec section 4: owned products are hidden).
-  app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async (request) => {
-    const owned = await ownedPerpetual(deps.db, currentUser(request).id);
-    return (await catalogue.perpetualProducts()).filter(
-      (product) => !owned.productIds.has(product.id) && !owned.releases.has(product.custom_data.shapelabRelease),
-    );
-  });
+  app.get('/perpetual/products', { onRequest: guards.user, schema: { response: { 200: perpetualProductsResponseSchema } } }, async (request) =>
+    perpetualProductsFor(deps, catalogue, currentUser(request)),
+  );
 
   for (const kind of ['subscription', 'perpetual'] as const) {
     app.post(
       `/${kind}/preload`,
       // The body may be empty (spec section 7): no discount. A signed-in buyer's saved address sets the tax.
       { onRequest: guards.optionalUser, schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
-      async (request) => catalogue.preload(kind, request.body ?? {}, request.authUser ? await billingContext(deps, request.authUser) : null),
+      async (request) => {
+        const body = request.body ?? {};
+        if (!request.authUser) return catalogue.preload(kind, body, null);
+        // Without a saved address, the profile's country sets the currency (one currency per customer).
+        const buyer = await buyerOf(deps, request.authUser);
+        const customer = buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : null;
+        return catalogue.preload(kind, { ...body, countryCode: body.countryCode ?? buyer.countryCode ?? undefined }, customer);
+      },
     );
   }
 
@@ -90,7 +107,12 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps; guards: 
   app.patch(
     '/subscription/billing-info',
     { onRequest: guards.user, schema: { body: billingInfoUpdateSchema, response: { 200: billingInfoSchema } } },
-    async (request) => updateBillingInfo(deps, currentUser(request), request.body),
+    async (request) => {
+      const updated = await updateBillingInfo(deps, currentUser(request), request.body);
+      // An open checkout was priced for the old address or business: the next one is made anew.
+      await forgetOpenCheckouts(deps.db, currentUser(request).id);
+      return updated;
+    },
   );
 };
 

@@ -1,6 +1,6 @@
-import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
-import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { Invoice, PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -8,7 +8,8 @@ import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
 import type { Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
-import { subscriptionOf, upsertSubscription } from './subscriptions.js';
+import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
+import { refundOffer, rememberSubscription, subscriptionOf } from './subscriptions.js';
 
 /** Spec section 9: a subscription cannot be changed in the 30 minutes before it renews. */
 export const RENEWAL_LOCK_MS = 30 * 60 * 1000;
@@ -17,10 +18,11 @@ export interface ActionDeps {
   db: Kysely<Database>;
   paddle: Paddle | null;
   clock: Clock;
+  refunds: RefundRunner;
 }
 
 async function current(deps: ActionDeps, user: UserWithRoles): Promise<Subscription> {
-  const subscription = await subscriptionOf(deps.db, user.id);
+  const subscription = await subscriptionOf(deps.db, user.id, deps.clock.now());
   if (!subscription) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   return subscription;
 }
@@ -38,37 +40,60 @@ function assertNotLocked(subscription: Subscription, now: Date): void {
   }
 }
 
-/** Keeps the local copy in step with Paddle's answer (the webhook that follows changes nothing then). */
-async function remember(deps: ActionDeps, subscription: PaddleSubscription): Promise<void> {
-  const item = subscription.items[0];
-  await upsertSubscription(deps.db, {
-    id: subscription.id,
-    customerId: subscription.customerId,
-    status: subscription.status,
-    priceId: item?.price?.id ?? '',
-    interval: subscription.billingCycle.interval,
-    currencyCode: subscription.currencyCode,
-    periodStartsAt: subscription.currentBillingPeriod?.startsAt,
-    periodEndsAt: subscription.currentBillingPeriod?.endsAt,
-    nextBilledAt: subscription.nextBilledAt,
-    trialEndsAt: item?.trialDates?.endsAt,
-    scheduledChange: subscription.scheduledChange
-      ? { action: subscription.scheduledChange.action, effectiveAt: subscription.scheduledChange.effectiveAt }
-      : null,
-    canceledAt: subscription.canceledAt,
-    createdAt: subscription.createdAt,
-    asOf: subscription.updatedAt,
-  });
-}
-
-/** Cancel at the end of the period: it stays active until then (spec section 4) and can be continued. */
-export async function cancelSubscription(deps: ActionDeps, user: UserWithRoles): Promise<Subscription> {
+/**
+ * Cancel at the end of the period: it stays active until then (spec section 4) and can be continued.
+ * With `refund`, within 14 days of the first payment (spec section 9): it ends now and every payment is
+ * refunded in full. The refunds are recorded first (with the audit entry, in one transaction), then the
+ * refund runner cancels at Paddle and refunds at once; a failure there is retried, never forgotten.
+ */
+export async function cancelSubscription(deps: ActionDeps, user: UserWithRoles, options: { refund?: boolean } = {}): Promise<Subscription> {
   const subscription = await current(deps, user);
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  if (options.refund) return cancelWithRefund(deps, user, subscription);
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
-  await remember(deps, updated);
-  return (await subscriptionOf(deps.db, user.id)) as Subscription;
+  await rememberSubscription(deps.db, updated);
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
+}
+
+async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscription: Subscription): Promise<Subscription> {
+  const now = deps.clock.now();
+  const recorded = await deps.db.transaction().execute(async (trx) => {
+    // Read again inside the transaction: a second click (or tab) finds the refunds recorded already.
+    const offer = await refundOffer(trx, subscription.id, now);
+    if (!offer) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    const payments = await trx
+      .selectFrom('transactions')
+      .select(['id', 'grand_total', 'currency_code'])
+      .where('subscription_id', '=', subscription.id)
+      .where('status', '=', 'completed')
+      .where('grand_total', '>', 0)
+      .where('refund_status', 'is', null)
+      .execute();
+    const ids: string[] = [];
+    for (const payment of payments) {
+      const added = await recordRefund(trx, {
+        transactionId: payment.id,
+        userId: user.id,
+        reason: 'customer',
+        subscriptionId: subscription.id,
+        amount: Number(payment.grand_total),
+        currencyCode: payment.currency_code,
+        at: now.toISOString(),
+      });
+      if (added) ids.push(payment.id);
+    }
+    await auditPurchase(trx, {
+      actorId: user.id,
+      targetId: user.id,
+      action: 'purchase.refunded',
+      details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
+      at: now.toISOString(),
+    });
+    return trx.selectFrom('refunds').select('id').where('transaction_id', 'in', ids.length > 0 ? ids : ['']).execute();
+  });
+  for (const { id } of recorded) await deps.refunds.refund(id);
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
 /** Continue: the scheduled cancellation is removed; billing resumes at the end of the period. */
@@ -77,8 +102,8 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   if (subscription.scheduledChange?.action !== 'cancel') return subscription;
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, { scheduledChange: null }), 'SUBSCRIPTION_NOT_FOUND');
-  await remember(deps, updated);
-  return (await subscriptionOf(deps.db, user.id)) as Subscription;
+  await rememberSubscription(deps.db, updated);
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
 /** The subscription's plan for `interval`, checked: not the current one, not while a cancellation is pending. */
@@ -131,8 +156,8 @@ export async function changePlan(deps: ActionDeps, catalogue: Catalogue, user: U
   const subscription = await current(deps, user);
   const plan = await target(deps, catalogue, subscription, interval);
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, changeRequest(plan.id)), 'SUBSCRIPTION_NOT_FOUND');
-  await remember(deps, updated);
-  return (await subscriptionOf(deps.db, user.id)) as Subscription;
+  await rememberSubscription(deps.db, updated);
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
 /** The transaction the provider's checkout opens to take a new card (or PayPal) for the subscription. */
@@ -171,8 +196,8 @@ export async function approveSubscription(deps: ActionDeps, user: UserWithRoles,
   const subscription = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.get(subscriptionId), 'SUBSCRIPTION_NOT_FOUND');
   // Someone else's subscription answers exactly like a missing one.
   if (subscription.customerId !== customerId) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  await remember(deps, subscription);
-  const stored = await subscriptionOf(deps.db, user.id);
+  await rememberSubscription(deps.db, subscription);
+  const stored = await subscriptionOf(deps.db, user.id, deps.clock.now());
   if (!stored) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   return stored;
 }
@@ -183,21 +208,56 @@ async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-/** `GET /subscription/billing/invoice`: the user's billed transactions, newest first, each with its invoice link. */
-export async function invoices(deps: ActionDeps, user: UserWithRoles) {
+/**
+ * `GET /subscription/billing/invoice`: the user's billed transactions, newest first, each with what it
+ * bought (plan or release, from the product's custom_data), its refund and its invoice link.
+ */
+export async function invoices(deps: ActionDeps, user: UserWithRoles): Promise<Invoice[]> {
   const customerId = await customerIdFor(deps, user);
   const transactions = await callPaddle(deps.paddle, (paddle) =>
     all(paddle.transactions.list({ customerId: [customerId], status: ['completed', 'billed'] })),
   );
+  const refunds = await refundsOf(deps, transactions.map((transaction) => transaction.id));
   return transactions.map((transaction) => ({
     id: transaction.id,
     status: transaction.status,
     billedAt: transaction.billedAt,
     invoiceNumber: transaction.invoiceNumber,
     total: { amount: Number.parseInt(transaction.details?.totals?.grandTotal ?? '0', 10), currencyCode: transaction.currencyCode },
-    items: transaction.items.map((item) => ({ priceId: item.price?.id ?? null, name: item.price?.name ?? item.price?.description ?? '' })),
+    items: transaction.items.map((item) => {
+      const line = transaction.details?.lineItems.find((candidate) => candidate.priceId === item.price?.id);
+      const custom = (line?.product?.customData ?? null) as { kind?: unknown; shapelabRelease?: unknown } | null;
+      const interval = item.price?.billingCycle?.interval;
+      const kind = custom?.kind === 'subscription' || custom?.kind === 'perpetual' ? custom.kind : item.price?.billingCycle ? 'subscription' : null;
+      return {
+        priceId: item.price?.id ?? null,
+        name: line?.product?.name ?? item.price?.name ?? item.price?.description ?? '',
+        kind,
+        release: typeof custom?.shapelabRelease === 'string' ? custom.shapelabRelease : null,
+        interval: interval === 'month' || interval === 'year' ? interval : null,
+      };
+    }),
+    refund: refunds.get(transaction.id) ?? null,
     invoiceUrl: `/api/subscription/billing/invoice/${transaction.id}`,
   }));
+}
+
+/** The portal's refunds of these payments; one refunded in Paddle's dashboard counts as the customer's. */
+async function refundsOf(deps: ActionDeps, transactionIds: string[]): Promise<Map<string, Invoice['refund']>> {
+  const found = new Map<string, Invoice['refund']>();
+  if (transactionIds.length === 0) return found;
+  const rows = await deps.db
+    .selectFrom('transactions')
+    .leftJoin('refunds', 'refunds.transaction_id', 'transactions.id')
+    .select(['transactions.id', 'transactions.refund_status', 'transactions.grand_total', 'refunds.reason', 'refunds.status', 'refunds.amount'])
+    .where('transactions.id', 'in', transactionIds)
+    .execute();
+  for (const row of rows) {
+    const state = row.refund_status;
+    if (state !== 'pending' && state !== 'approved' && state !== 'rejected') continue;
+    found.set(row.id, { status: state, reason: row.reason ?? 'customer', amount: Number(row.amount ?? row.grand_total) });
+  }
+  return found;
 }
 
 /** The invoice PDF of one of the user's own transactions: Paddle's short-lived link. */

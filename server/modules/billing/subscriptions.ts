@@ -1,18 +1,20 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Subscription } from '../../../contract/subscription.js';
-import { eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
+import { adjustmentDataSchema, eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
 import type { Clock } from '../../clock.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { hadSubscription } from './checkout.js';
 import { grantPurchasedLicences } from '../licensing/licences.js';
 import { AppError } from '../../errors.js';
-import type { Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
 import type { BackgroundTasks } from '../../background.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
 import type { PortalEvent } from '../../../contract/events.js';
 import type { Dialect } from '../../db/index.js';
 import { ingest, type Report } from '../analytics/ingest.js';
+import { liveSubscriptions } from './ownership.js';
+import { applyAdjustment, auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -26,6 +28,8 @@ export interface WebhookDeps {
   paddle: Paddle | null;
   /** Follow-up calls to Paddle that must not hold up the webhook's answer. */
   background: BackgroundTasks;
+  /** Carries out the refunds and cancellations a webhook decided. */
+  refunds: RefundRunner;
 }
 
 const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
@@ -46,7 +50,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', 400, { cause: error });
   }
-  const changed = await deps.db.transaction().execute(async (trx): Promise<{ userId: string | null; event: PortalEvent; secondTrial?: boolean; sales?: Report[] } | null> => {
+  const changed = await deps.db.transaction().execute(async (trx): Promise<Applied | null> => {
     const stored = await trx
       .insertInto('webhook_events')
       .values({
@@ -58,12 +62,19 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
       .onConflict((oc) => oc.column('event_id').doNothing())
       .executeTakeFirst();
     if (Number(stored.numInsertedOrUpdatedRows ?? 0) === 0) return null;
-    if (event.event_type.startsWith('subscription.')) return applySubscription(trx, event);
-    if (event.event_type.startsWith('transaction.')) return applyTransaction(trx, event);
+    const context = { trx, dialect: deps.dialect, now: deps.clock.now().toISOString() };
+    if (event.event_type.startsWith('subscription.')) return applySubscription(context, event);
+    if (event.event_type.startsWith('transaction.')) return applyTransaction(context, event);
+    if (event.event_type.startsWith('adjustment.')) {
+      const userId = await applyAdjustment(trx, adjustmentDataSchema.parse(event.data));
+      return { userId, event: { type: 'transaction', id: String(event.data.transaction_id) } };
+    }
     return null;
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
   if (changed?.sales?.length) await ingest(deps, changed.sales);
+  // What the webhook decided to undo (a duplicate purchase) is carried out after the answer.
+  if (changed?.undo) deps.refunds.kick();
   if (changed?.secondTrial) {
     // The trial is for a first subscription. Checkouts for returning subscribers are created without
     // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends it now.
@@ -75,15 +86,41 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   return { received: true };
 }
 
+interface Applied {
+  userId: string | null;
+  event: PortalEvent;
+  secondTrial?: boolean;
+  sales?: Report[];
+  /** A duplicate was found: the refund runner has work. */
+  undo?: boolean;
+}
+
+interface ApplyContext {
+  trx: Transaction<Database>;
+  dialect: Dialect;
+  now: string;
+}
+
+/**
+ * Holds the customer's row until the webhook's transaction ends, so two webhooks of one customer (two
+ * checkouts completing at once) are applied one after the other and the second sees the first: the
+ * duplicate check below is never a check-then-act race. SQLite has one writer at a time already.
+ */
+async function lockCustomer(context: ApplyContext, customerId: string): Promise<void> {
+  if (context.dialect !== 'postgres') return;
+  await context.trx.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', customerId).forUpdate().execute();
+}
+
 async function ownerOf(db: Kysely<Database>, customerId: string): Promise<string | null> {
   const owner = await db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', customerId).executeTakeFirst();
   return owner?.user_id ?? null;
 }
 
-async function applySubscription(db: Kysely<Database>, event: PaddleEvent) {
+async function applySubscription(context: ApplyContext, event: PaddleEvent): Promise<Applied> {
   const data = subscriptionDataSchema.parse(event.data);
+  await lockCustomer(context, data.customer_id);
   const item = data.items[0];
-  const userId = await upsertSubscription(db, {
+  const userId = await upsertSubscription(context.trx, {
     id: data.id,
     customerId: data.customer_id,
     status: data.status,
@@ -99,18 +136,85 @@ async function applySubscription(db: Kysely<Database>, event: PaddleEvent) {
     createdAt: data.created_at,
     asOf: event.occurred_at,
   });
+  const undo = userId !== null && (await settleSubscriptions(context, userId));
+  const duplicate = undo || (await isDuplicate(context.trx, data.id));
   const secondTrial =
-    event.event_type === 'subscription.created' && data.status === 'trialing' && userId !== null && (await hadSubscription(db, userId, data.id));
-  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial };
+    !duplicate &&
+    event.event_type === 'subscription.created' &&
+    data.status === 'trialing' &&
+    userId !== null &&
+    (await hadSubscription(context.trx, userId, data.id));
+  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial, undo };
+}
+
+const isDuplicate = async (db: Kysely<Database>, subscriptionId: string) =>
+  (await db.selectFrom('subscriptions').select('duplicate_of').where('id', '=', subscriptionId).executeTakeFirst())?.duplicate_of != null;
+
+/**
+ * The webhook's second check (issue 16): a user has at most one live subscription. When a checkout opened
+ * before the first one was paid completes anyway, every live subscription but the earliest bought is a
+ * duplicate: it is marked (so no page or entitlement counts it), its payments are recorded for a full
+ * refund, and the audit trail says so; the refund runner cancels it at once and refunds. Deciding by the
+ * order of purchase, not of arrival, gives the same answer however Paddle orders or repeats its webhooks.
+ * Returns whether anything was marked.
+ */
+async function settleSubscriptions(context: ApplyContext, userId: string): Promise<boolean> {
+  const live = await liveSubscriptions(context.trx, userId);
+  const [keeper, ...duplicates] = live;
+  if (!keeper || duplicates.length === 0) return false;
+  for (const duplicate of duplicates) {
+    await context.trx.updateTable('subscriptions').set({ duplicate_of: keeper.id }).where('id', '=', duplicate.id).execute();
+    const refunded = await refundSubscriptionPayments(context, userId, duplicate.id);
+    await auditPurchase(context.trx, {
+      actorId: null,
+      targetId: userId,
+      action: 'purchase.duplicate_undone',
+      details: { subscriptionId: duplicate.id, keptSubscriptionId: keeper.id, refundedTransactionIds: refunded },
+      at: context.now,
+    });
+  }
+  return true;
+}
+
+/** Records a full refund of every completed, paid transaction of a duplicate subscription; their ids. */
+async function refundSubscriptionPayments(context: ApplyContext, userId: string, subscriptionId: string): Promise<string[]> {
+  const payments = await context.trx
+    .selectFrom('transactions')
+    .select(['id', 'grand_total', 'currency_code'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .execute();
+  const refunded: string[] = [];
+  for (const payment of payments) {
+    if (Number(payment.grand_total) <= 0) continue;
+    const recorded = await recordRefund(context.trx, {
+      transactionId: payment.id,
+      userId,
+      reason: 'duplicate',
+      subscriptionId,
+      amount: Number(payment.grand_total),
+      currencyCode: payment.currency_code,
+      at: context.now,
+    });
+    if (recorded) refunded.push(payment.id);
+  }
+  return refunded;
 }
 
 /** Statuses of a transaction that is a payment (or an attempt at one), not a checkout still open. */
 const PAYMENT_STATUSES = new Set(['billed', 'paid', 'completed', 'past_due', 'canceled']);
 
-/** Records a payment: what was bought, for how much, when; newer descriptions win, as for subscriptions. */
-async function applyTransaction(db: Kysely<Database>, event: PaddleEvent) {
+/**
+ * Records a payment: what was bought, for how much, when; newer descriptions win, as for subscriptions.
+ * A completed payment is then matched by exactly one grant or one refund: a one-off purchase grants its
+ * licences unless the user holds that release already (then it is refunded, and nothing is granted); a
+ * payment of a subscription being undone as a duplicate is refunded.
+ */
+async function applyTransaction(context: ApplyContext, event: PaddleEvent): Promise<Applied | null> {
+  const db = context.trx;
   const data = transactionDataSchema.parse(event.data);
   if (!data.customer_id || !PAYMENT_STATUSES.has(data.status)) return null;
+  await lockCustomer(context, data.customer_id);
   const userId = await ownerOf(db, data.customer_id);
   const totals = data.details.totals;
   const row = {
@@ -137,27 +241,65 @@ async function applyTransaction(db: Kysely<Database>, event: PaddleEvent) {
     .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
     .execute();
   const sales: Report[] = [];
-  if (data.status === 'completed' && data.subscription_id && userId) sales.push({ kind: 'sale', userId, id: data.id, channel: 'subscription', at: new Date(iso(data.billed_at) ?? event.occurred_at) });
+  let undo = false;
+  const at = new Date(iso(data.billed_at) ?? event.occurred_at);
+  const paid = Number(totals.grand_total);
+  if (data.status === 'completed' && data.subscription_id && userId) {
+    if (await isDuplicate(db, data.subscription_id)) {
+      // A payment of a subscription being undone (it may arrive after the subscription's own webhook).
+      if (paid > 0) {
+        undo = await recordRefund(db, {
+          transactionId: data.id,
+          userId,
+          reason: 'duplicate',
+          subscriptionId: data.subscription_id,
+          amount: paid,
+          currencyCode: data.currency_code,
+          at: context.now,
+        });
+      }
+    } else {
+      sales.push({ kind: 'sale', userId, id: data.id, channel: 'subscription', at });
+    }
+  }
   if (data.status === 'completed' && !data.subscription_id) {
     // A completed one-off purchase grants a perpetual licence for each product that names its release.
     const lines = (data.details.line_items ?? []).map((line) => {
       const release = line.product?.custom_data?.shapelabRelease;
       return { priceId: line.price_id, productId: line.product?.id ?? '', release: typeof release === 'string' && release ? release : null };
     });
-    await grantPurchasedLicences(db, {
-      userId,
-      transactionId: data.id,
-      grantedAt: iso(data.billed_at) ?? new Date(event.occurred_at).toISOString(),
-      lines,
-    });
-    // One sale per release bought (counted once however often Paddle repeats the event).
+    const outcome = await grantPurchasedLicences(db, { userId, transactionId: data.id, grantedAt: at.toISOString(), lines });
+    const duplicateRelease = outcome.alreadyOwned[0];
+    if (userId && duplicateRelease !== undefined && outcome.granted.length === 0 && paid > 0) {
+      // The release was held already (another checkout completed first, or a coupon): no second
+      // licence; the payment is refunded in full.
+      undo = await recordRefund(db, {
+        transactionId: data.id,
+        userId,
+        reason: 'duplicate',
+        release: duplicateRelease,
+        amount: paid,
+        currencyCode: data.currency_code,
+        at: context.now,
+      });
+      if (undo) {
+        await auditPurchase(db, {
+          actorId: null,
+          targetId: userId,
+          action: 'purchase.duplicate_undone',
+          details: { transactionId: data.id, release: duplicateRelease, amount: paid, currencyCode: data.currency_code },
+          at: context.now,
+        });
+      }
+    }
+    // One sale per release granted (counted once however often Paddle repeats the event).
     for (const line of lines) {
-      if (userId && line.release) {
-        sales.push({ kind: 'sale', userId, id: `${data.id}:${line.productId}`, channel: line.release === '2024' ? 'perpetual-2024' : 'direct', at: new Date(iso(data.billed_at) ?? event.occurred_at) });
+      if (userId && line.release && outcome.granted.some((grant) => grant.productId === line.productId)) {
+        sales.push({ kind: 'sale', userId, id: `${data.id}:${line.productId}`, channel: line.release === '2024' ? 'perpetual-2024' : 'direct', at });
       }
     }
   }
-  return { userId, event: { type: 'transaction' as const, id: data.id }, sales };
+  return { userId, event: { type: 'transaction' as const, id: data.id }, sales, undo };
 }
 
 /** A subscription as Paddle last described it, `asOf` the time of that description. */
@@ -216,9 +358,42 @@ export async function upsertSubscription(db: Kysely<Database>, state: Subscripti
   return userId;
 }
 
-/** `GET /subscription/user`: the user's latest subscription, or null. */
-export async function subscriptionOf(db: Kysely<Database>, userId: string): Promise<Subscription | null> {
-  const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirst();
+/** Keeps the local copy in step with Paddle's answer to a call (the webhook that follows changes nothing then). */
+export async function rememberSubscription(db: Kysely<Database>, subscription: PaddleSubscription): Promise<string | null> {
+  const item = subscription.items[0];
+  return upsertSubscription(db, {
+    id: subscription.id,
+    customerId: subscription.customerId,
+    status: subscription.status,
+    priceId: item?.price?.id ?? '',
+    interval: subscription.billingCycle.interval,
+    currencyCode: subscription.currencyCode,
+    periodStartsAt: subscription.currentBillingPeriod?.startsAt,
+    periodEndsAt: subscription.currentBillingPeriod?.endsAt,
+    nextBilledAt: subscription.nextBilledAt,
+    trialEndsAt: item?.trialDates?.endsAt,
+    scheduledChange: subscription.scheduledChange
+      ? { action: subscription.scheduledChange.action, effectiveAt: subscription.scheduledChange.effectiveAt }
+      : null,
+    canceledAt: subscription.canceledAt,
+    createdAt: subscription.createdAt,
+    asOf: subscription.updatedAt,
+  });
+}
+
+/**
+ * `GET /subscription/user`: the user's subscription: the live one, else the latest (a subscription being
+ * undone as a duplicate is never the user's), with the refund its cancellation would make now.
+ */
+export async function subscriptionOf(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | null> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('duplicate_of', 'is', null)
+    .orderBy(sql`case when status in ('active', 'trialing', 'past_due', 'paused') then 0 else 1 end`)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -232,5 +407,28 @@ export async function subscriptionOf(db: Kysely<Database>, userId: string): Prom
     trialEndsAt: row.trial_ends_at,
     scheduledChange: row.scheduled_change_action && row.scheduled_change_at ? { action: row.scheduled_change_action, effectiveAt: row.scheduled_change_at } : null,
     canceledAt: row.canceled_at,
+    refund: row.status === 'canceled' ? null : await refundOffer(db, row.id, now),
   };
+}
+
+/**
+ * Spec section 9: cancelling within 14 days of a subscription's first payment refunds it. The offer (its
+ * deadline and what it refunds: every paid, unrefunded payment of the subscription), or null when the
+ * first payment is older than 14 days or nothing was paid yet (a trial ends without a charge anyway).
+ */
+export async function refundOffer(db: Kysely<Database>, subscriptionId: string, now: Date): Promise<Subscription['refund']> {
+  const payments = await db
+    .selectFrom('transactions')
+    .select(['id', 'grand_total', 'currency_code', 'billed_at', 'created_at', 'refund_status'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .where('grand_total', '>', 0)
+    .execute();
+  if (payments.length === 0) return null;
+  const first = Math.min(...payments.map((payment) => Date.parse(payment.billed_at ?? payment.created_at)));
+  const until = first + REFUND_WINDOW_MS;
+  const open = payments.filter((payment) => payment.refund_status === null);
+  if (until <= now.getTime() || open.length === 0) return null;
+  const currencyCode = open[0]?.currency_code as string;
+  return { until: new Date(until).toISOString(), amount: { amount: open.reduce((sum, payment) => sum + Number(payment.grand_total), 0), currencyCode } };
 }

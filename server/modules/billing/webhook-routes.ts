@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  cancelRequestSchema,
   invoiceLinkSchema,
   invoicesResponseSchema,
   paymentMethodSchema,
@@ -30,11 +31,13 @@ import { receiveWebhook, subscriptionOf, type WebhookDeps } from './subscription
 /** Paddle's webhooks and the subscription they keep in step (spec section 7: `GET /subscription/user`). */
 export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & ActionDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.get('/subscription/user', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema.nullable() } } }, async (request) =>
-    subscriptionOf(deps.db, currentUser(request).id),
+    subscriptionOf(deps.db, currentUser(request).id, deps.clock.now()),
   );
 
-  app.post('/subscription/cancel', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
-    cancelSubscription(deps, currentUser(request)),
+  app.post(
+    '/subscription/cancel',
+    { onRequest: guards.user, schema: { body: cancelRequestSchema, response: { 200: subscriptionSchema } } },
+    async (request) => cancelSubscription(deps, currentUser(request), { refund: request.body?.refund === true }),
   );
 
   app.post('/subscription/continue', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>

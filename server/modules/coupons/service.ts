@@ -108,7 +108,12 @@ export async function redeemInTransaction(trx: Transaction<Database>, userId: st
         source_ref: normalised,
         granted_at: now.toISOString(),
       })
-      .execute();
+      // One live licence per release (a partial unique index): a release held already is not given twice.
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst()
+      .then((granted) => {
+        if (Number(granted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
+      });
     return { kind: 'licence', release: coupon.release };
   }
   const days = coupon.access_days ?? 0;

@@ -24,8 +24,15 @@ export interface Entitlements {
 export async function entitlementsOf(db: Kysely<Database>, userId: string, now: Date, version?: string): Promise<Entitlements> {
   const nowIso = now.toISOString();
   const [subscription, licences, pass, build] = await Promise.all([
-    db.selectFrom('subscriptions').select(['status', 'trial_ends_at']).where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirst(),
-    db.selectFrom('licences').select(['edition', 'release', 'updates_until']).where('user_id', '=', userId).execute(),
+    // A subscription being undone as a duplicate, and a returned licence, entitle nothing.
+    db
+      .selectFrom('subscriptions')
+      .select(['status', 'trial_ends_at'])
+      .where('user_id', '=', userId)
+      .where('duplicate_of', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst(),
+    db.selectFrom('licences').select(['edition', 'release', 'updates_until']).where('user_id', '=', userId).where('revoked_at', 'is', null).execute(),
     db
       .selectFrom('access_passes')
       .select((eb) => eb.fn.max('ends_at').as('ends_at'))

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PerpetualLicence } from '../../../contract/billing.js';
+import type { Release } from '../../../contract/licensing.js';
 import { isAdmin } from '../../../contract/roles.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
+import { auditPurchase, recordRefund, REFUND_WINDOW_MS } from '../billing/refunds.js';
+import { entitlementsOf } from './entitlements.js';
 
 /**
  * Spec section 9: a perpetual licence includes free updates until the end of the year after its
@@ -25,13 +28,16 @@ export interface PurchasedLine {
 
 /**
  * Grants the licences a completed purchase bought: one per perpetual product per transaction, however
- * often Paddle repeats the event (a unique index on (transaction, product)). Returns the new ones' ids.
+ * often Paddle repeats the event (a unique index on (transaction, product)), and never a second live
+ * licence of a release the user holds (a partial unique index on (user, release)). Says which lines
+ * were granted now and which releases were held already (a duplicate purchase, to be refunded).
  */
 export async function grantPurchasedLicences(
   db: Kysely<Database>,
   input: { userId: string | null; transactionId: string; grantedAt: string; lines: PurchasedLine[] },
-): Promise<string[]> {
-  const granted: string[] = [];
+): Promise<{ granted: { id: string; productId: string }[]; alreadyOwned: string[] }> {
+  const granted: { id: string; productId: string }[] = [];
+  const alreadyOwned: string[] = [];
   for (const line of input.lines) {
     if (!line.release) continue;
     const id = randomUUID();
@@ -51,44 +57,211 @@ export async function grantPurchasedLicences(
         source_ref: null,
         granted_at: input.grantedAt,
       })
-      .onConflict((oc) => oc.columns(['transaction_id', 'product_id']).doNothing())
+      .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) granted.push(id);
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) {
+      granted.push({ id, productId: line.productId });
+      continue;
+    }
+    const repeat = await db
+      .selectFrom('licences')
+      .select('id')
+      .where('transaction_id', '=', input.transactionId)
+      .where('product_id', '=', line.productId)
+      .executeTakeFirst();
+    if (!repeat) alreadyOwned.push(line.release);
   }
-  return granted;
+  return { granted, alreadyOwned };
+}
+
+/** The newest build of `release` per platform, published by `now` and within the licence's free updates. */
+async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: string | null, now: Date): Promise<Release[]> {
+  const limit = updatesUntil && Date.parse(updatesUntil) < now.getTime() ? updatesUntil : now.toISOString();
+  const rows = await db
+    .selectFrom('releases')
+    .selectAll()
+    .where('release', '=', release)
+    .where('published_at', '<=', limit)
+    .orderBy('published_at', 'desc')
+    .execute();
+  const newest = new Map<string, Release>();
+  for (const row of rows) {
+    if (!newest.has(row.platform)) {
+      newest.set(row.platform, {
+        id: row.id,
+        release: row.release,
+        version: row.version,
+        platform: row.platform as Release['platform'],
+        url: row.url,
+        publishedAt: new Date(row.published_at).toISOString(),
+      });
+    }
+  }
+  return [...newest.values()].sort((a, b) => a.platform.localeCompare(b.platform));
 }
 
 /**
- * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's perpetual licences,
+ * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
  * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
- * its release and the end of its free updates. Only the owner or an admin may read them.
+ * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
+ * purchase not yet refunded, until when it can be returned. Only the owner or an admin may read them.
  */
-export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined): Promise<PerpetualLicence[]> {
+export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
   const owner = userId ?? requester.id;
   if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
   const rows = await db
     .selectFrom('licences')
-    .select(['id', 'source', 'release', 'updates_until', 'transaction_id', 'product_id', 'price_id', 'granted_at'])
-    .where('user_id', '=', owner)
-    .where('edition', '=', 'full')
-    .orderBy('granted_at', 'desc')
+    .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
+    .select([
+      'licences.id',
+      'licences.source',
+      'licences.release',
+      'licences.updates_until',
+      'licences.transaction_id',
+      'licences.product_id',
+      'licences.price_id',
+      'licences.granted_at',
+      'transactions.grand_total',
+      'transactions.currency_code',
+      'transactions.billed_at',
+      'transactions.refund_status',
+    ])
+    .where('licences.user_id', '=', owner)
+    .where('licences.edition', '=', 'full')
+    .where('licences.revoked_at', 'is', null)
+    .orderBy('licences.granted_at', 'desc')
     .execute();
-  return rows.map((row) => ({
-    id: row.transaction_id ?? row.id,
-    licenceId: row.id,
-    source: row.source,
-    purchasedAt: row.granted_at,
-    release: row.release,
-    updatesUntil: row.updates_until,
-    items: row.price_id && row.product_id ? [{ price: { id: row.price_id, product_id: row.product_id }, quantity: 1 }] : [],
-  }));
+  return Promise.all(
+    rows.map(async (row) => {
+      const paid = row.grand_total !== null && row.currency_code ? { amount: Number(row.grand_total), currencyCode: row.currency_code } : null;
+      const returnable = returnableUntil(row, now);
+      return {
+        id: row.transaction_id ?? row.id,
+        licenceId: row.id,
+        source: row.source,
+        purchasedAt: row.granted_at,
+        release: row.release,
+        updatesUntil: row.updates_until,
+        items: row.price_id && row.product_id ? [{ price: { id: row.price_id, product_id: row.product_id }, quantity: 1 }] : [],
+        productName: row.release && row.source === 'purchase' ? `Shapelab ${row.release}` : null,
+        invoiceUrl: row.transaction_id ? `/api/subscription/billing/invoice/${row.transaction_id}` : null,
+        returnableUntil: returnable,
+        paid,
+        downloads: row.release ? await downloadsOf(db, row.release, row.updates_until, now) : [],
+      };
+    }),
+  );
+}
+
+/** Spec section 9: a paid purchase can be returned within 14 days, once. */
+function returnableUntil(
+  row: { source: string; transaction_id: string | null; grand_total: number | string | null; billed_at: string | null; granted_at: string; refund_status: string | null },
+  now: Date,
+): string | null {
+  if (row.source !== 'purchase' || !row.transaction_id || row.refund_status !== null || Number(row.grand_total ?? 0) <= 0) return null;
+  const until = Date.parse(row.billed_at ?? row.granted_at) + REFUND_WINDOW_MS;
+  return until > now.getTime() ? new Date(until).toISOString() : null;
 }
 
 /** What the user owns, for hiding products they need not buy again: products bought and releases held. */
 export async function ownedPerpetual(db: Kysely<Database>, userId: string): Promise<{ productIds: Set<string>; releases: Set<string> }> {
-  const rows = await db.selectFrom('licences').select(['product_id', 'release']).where('user_id', '=', userId).where('edition', '=', 'full').execute();
+  const rows = await db
+    .selectFrom('licences')
+    .select(['product_id', 'release'])
+    .where('user_id', '=', userId)
+    .where('edition', '=', 'full')
+    .where('revoked_at', 'is', null)
+    .execute();
   return {
     productIds: new Set(rows.flatMap((row) => (row.product_id ? [row.product_id] : []))),
     releases: new Set(rows.flatMap((row) => (row.release ? [row.release] : []))),
   };
+}
+
+/**
+ * `POST /perpetual/license/{id}/return` (spec section 9): a licence bought within the last 14 days goes
+ * back: in one transaction it is revoked, its payment recorded for a full refund, the seats beyond the
+ * user's new limit released, and the audit trail written; the refund runner then asks Paddle.
+ */
+export async function returnLicence(
+  deps: { db: Kysely<Database>; clock: { now(): Date } },
+  user: UserWithRoles,
+  licenceId: string,
+): Promise<{ refund: { amount: number; currencyCode: string }; transactionId: string }> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('licences')
+      .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
+      .select([
+        'licences.id',
+        'licences.source',
+        'licences.release',
+        'licences.transaction_id',
+        'licences.granted_at',
+        'licences.revoked_at',
+        'transactions.grand_total',
+        'transactions.currency_code',
+        'transactions.billed_at',
+        'transactions.refund_status',
+      ])
+      .where('licences.id', '=', licenceId)
+      .where('licences.user_id', '=', user.id)
+      .where('licences.edition', '=', 'full')
+      .executeTakeFirst();
+    // Someone else's licence answers exactly like a missing one.
+    if (!row || row.revoked_at !== null) throw new AppError('LICENCE_NOT_FOUND', 404);
+    if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    const revoked = await trx
+      .updateTable('licences')
+      .set({ revoked_at: now.toISOString(), revoked_reason: 'returned' })
+      .where('id', '=', row.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(revoked.numUpdatedRows) === 0) throw new AppError('LICENCE_NOT_FOUND', 404);
+    const amount = Number(row.grand_total);
+    const recorded = await recordRefund(trx, {
+      transactionId: row.transaction_id,
+      userId: user.id,
+      reason: 'customer',
+      licenceId: row.id,
+      release: row.release,
+      amount,
+      currencyCode: row.currency_code,
+      at: now.toISOString(),
+    });
+    // A second return of the same payment (two tabs) finds the refund recorded already.
+    if (!recorded) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    const released = await releaseSeatsAboveLimit(trx, user.id, now);
+    await auditPurchase(trx, {
+      actorId: user.id,
+      targetId: user.id,
+      action: 'purchase.refunded',
+      details: { transactionId: row.transaction_id, licenceId: row.id, release: row.release, amount, currencyCode: row.currency_code, seatsReleased: released },
+      at: now.toISOString(),
+    });
+    return { refund: { amount, currencyCode: row.currency_code }, transactionId: row.transaction_id };
+  });
+}
+
+/**
+ * After an entitlement ends, the user may hold more devices than their new limit: the least recently
+ * used beyond it are released, and the rest take the lowest slots (a seat's slot must stay below the
+ * limit for activations to count right). Returns how many were released.
+ */
+export async function releaseSeatsAboveLimit(trx: Kysely<Database>, userId: string, now: Date): Promise<number> {
+  const { seatLimit } = await entitlementsOf(trx, userId, now);
+  const seats = await trx.selectFrom('seats').select(['id', 'slot', 'last_login_at', 'activated_at']).where('user_id', '=', userId).execute();
+  if (seats.length <= seatLimit && seats.every((seat) => seat.slot < seatLimit)) return 0;
+  const recentFirst = [...seats].sort((a, b) => Date.parse(b.last_login_at ?? b.activated_at) - Date.parse(a.last_login_at ?? a.activated_at));
+  const kept = recentFirst.slice(0, seatLimit);
+  const released = recentFirst.slice(seatLimit);
+  if (released.length > 0) await trx.deleteFrom('seats').where('id', 'in', released.map((seat) => seat.id)).execute();
+  const taken = new Set(kept.filter((seat) => seat.slot < seatLimit).map((seat) => seat.slot));
+  for (const seat of kept.filter((candidate) => candidate.slot >= seatLimit)) {
+    const free = Array.from({ length: seatLimit }, (_, index) => index).find((slot) => !taken.has(slot)) as number;
+    taken.add(free);
+    await trx.updateTable('seats').set({ slot: free }).where('id', '=', seat.id).execute();
+  }
+  return released.length;
 }

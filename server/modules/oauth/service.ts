@@ -11,7 +11,7 @@ import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { UsersRepo, UserWithRoles } from '../users/repo.js';
-import { toMe } from '../users/service.js';
+import { meOf } from '../users/service.js';
 
 /** An authorization request lives this long between the redirect to the provider and its answer. */
 export const AUTHORIZATION_TTL_SECONDS = 10 * 60;
@@ -330,5 +330,5 @@ export async function disconnectFacebook(deps: OAuthDeps, clients: SocialClients
 async function currentMe(deps: OAuthDeps, userId: string): Promise<Me> {
   const user = await deps.users.findById(userId);
   if (!user) throw new AppError('UNAUTHORIZED', 401);
-  return toMe(user);
+  return meOf(deps.db, deps.clock, user);
 }

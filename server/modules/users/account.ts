@@ -18,7 +18,7 @@ import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
-import { toMe } from './service.js';
+import { meOf } from './service.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
 const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
@@ -152,5 +152,5 @@ export async function updateProfile(deps: AccountDeps, user: UserWithRoles, chan
   );
   const updated = await deps.users.findById(user.id);
   if (!updated) throw new AppError('UNAUTHORIZED', 401);
-  return toMe(updated);
+  return meOf(deps.db, deps.clock, updated);
 }

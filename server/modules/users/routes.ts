@@ -11,11 +11,13 @@ import {
 } from '../../../contract/users.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { auditOf, changeRoles, deleteUser, listUsers, type AdminDeps } from './admin.js';
-import { getMe } from './service.js';
+import { meOf } from './service.js';
 
 /** The current user, and the admin users list with its role changes, deletions and audit trail. */
 export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards }> = async (app, { admin, guards }) => {
-  app.get('/users/me', { onRequest: guards.user, schema: { response: { 200: meSchema } } }, async (request) => getMe(currentUser(request)));
+  app.get('/users/me', { onRequest: guards.user, schema: { response: { 200: meSchema } } }, async (request) =>
+    meOf(admin.db, admin.clock, currentUser(request)),
+  );
 
   app.get('/users', { onRequest: guards.admin, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } }, async (request) =>
     listUsers(admin, request.query),

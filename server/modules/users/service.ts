@@ -1,10 +1,29 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Me } from '../../../contract/users.js';
+import type { Database } from '../../db/schema.js';
+import { liveSubscriptions, upgradeEligibility } from '../billing/ownership.js';
 import type { Clock } from '../../clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 
-export function toMe(user: UserWithRoles): Me {
+/** What `/users/me` says of the user's billing (spec section 3), read from their subscriptions and licences. */
+export interface MeBilling {
+  subscriptionId: string | null;
+  eligibleForDiscountBasedOnPreviousVersion: boolean;
+}
+
+/**
+ * The current user as `/users/me` and every answer that returns them: their live subscription's id (the
+ * earliest bought, never a duplicate being undone), and whether the upgrade price is theirs (they own
+ * the previous release and not the current one).
+ */
+export async function meOf(db: Kysely<Database>, clock: Clock, user: UserWithRoles): Promise<Me> {
+  const [live, eligibility] = await Promise.all([liveSubscriptions(db, user.id), upgradeEligibility(db, user.id, clock.now())]);
+  return toMe(user, { subscriptionId: live[0]?.id ?? null, eligibleForDiscountBasedOnPreviousVersion: eligibility.eligible });
+}
+
+function toMe(user: UserWithRoles, billing: MeBilling): Me {
   return {
     id: user.id,
     email: user.email,
@@ -12,9 +31,8 @@ export function toMe(user: UserWithRoles): Me {
     lastName: user.last_name,
     roles: user.roles,
     emailVerified: user.email_verified_at !== null,
-    // Subscriptions and the upgrade discount arrive with the billing issue; until then nobody has them.
-    subscriptionId: null,
-    eligibleForDiscountBasedOnPreviousVersion: false,
+    subscriptionId: billing.subscriptionId,
+    eligibleForDiscountBasedOnPreviousVersion: billing.eligibleForDiscountBasedOnPreviousVersion,
     createdAt: user.created_at,
     phone: user.phone,
     newsletter: user.newsletter === 1,
@@ -25,11 +43,6 @@ export function toMe(user: UserWithRoles): Me {
     googleConnected: user.google_links > 0,
     facebookConnected: user.facebook_links > 0,
   };
-}
-
-/** The current user, as the bearer guard loaded it for this request. */
-export function getMe(user: UserWithRoles): Me {
-  return toMe(user);
 }
 
 export interface SeedResult {

@@ -1,0 +1,66 @@
+import type { Plan } from '../../../contract/billing.js';
+import type { UserWithRoles } from '../users/repo.js';
+import { buyerOf } from './buyer.js';
+import type { Catalogue } from './catalogue.js';
+import { hadSubscription } from './checkout.js';
+import type { CustomerDeps } from './customers.js';
+import { ownedPerpetual } from '../licensing/licences.js';
+import { upgradeEligibility } from './ownership.js';
+
+/**
+ * `GET /paddle/list-plans` for a signed-in user: each plan priced for them (their currency, tax
+ * excluded). The 14-day trial is for a first subscription: someone who has subscribed before sees
+ * plans without it.
+ */
+export async function plansFor(deps: CustomerDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Plan[]> {
+  const plans = await catalogue.plans();
+  const [prices, returning] = await Promise.all([
+    catalogue.pricesFor(
+      plans.map((plan) => plan.id),
+      await buyerOf(deps, user),
+    ),
+    hadSubscription(deps.db, user.id),
+  ]);
+  return plans.map((plan) => ({ ...plan, unitPrice: prices.get(plan.id) ?? plan.unitPrice, trialDays: returning ? null : plan.trialDays }));
+}
+
+/**
+ * `GET /perpetual/products` for a signed-in user: the releases they do not own (spec section 4: owned
+ * products are hidden), priced for them; for an owner of the previous release, the upgrade discount and
+ * the price with it (spec section 3).
+ */
+export async function perpetualProductsFor(deps: CustomerDeps, catalogue: Catalogue, user: UserWithRoles) {
+  const owned = await ownedPerpetual(deps.db, user.id);
+  const products = (await catalogue.perpetualProducts()).filter(
+    (product) => !owned.productIds.has(product.id) && !owned.releases.has(product.custom_data.shapelabRelease),
+  );
+  const priceIds = products.flatMap((product) => product.prices.map((price) => price.id));
+  const buyer = await buyerOf(deps, user);
+  const eligibility = await upgradeEligibility(deps.db, user.id, deps.clock.now());
+  const prices = await catalogue.pricesFor(priceIds, buyer);
+  return Promise.all(
+    products.map(async (product) => {
+      const upgrades = new Map<string, { id: string; amount: number; currencyCode: string }>();
+      if (eligibility.eligible) {
+        for (const price of product.prices) {
+          const discount = await catalogue.upgradeDiscount(price.id, eligibility.fromRelease);
+          const discounted = discount ? (await catalogue.pricesFor([price.id], buyer, discount.id)).get(price.id) : undefined;
+          if (discount && discounted) upgrades.set(price.id, { id: discount.id, ...discounted });
+        }
+      }
+      const upgradeId = [...upgrades.values()][0]?.id ?? null;
+      return {
+        ...product,
+        prices: product.prices.map((price) => {
+          const upgrade = upgrades.get(price.id);
+          return {
+            ...price,
+            unitPrice: prices.get(price.id) ?? price.unitPrice,
+            upgradePrice: upgrade ? { amount: upgrade.amount, currencyCode: upgrade.currencyCode } : null,
+          };
+        }),
+        discount: upgradeId ? { id: upgradeId } : null,
+      };
+    }),
+  );
+}
