@@ -285,6 +285,39 @@ describeEachDatabase(
       if (entitlement.statusCode === 200) expect(entitlement.json().plan).not.toBe('perpetual');
     });
 
+    it('every field of /users/me comes from the user’s own rows', async () => {
+      const { user, token, customerId } = await customer(server());
+      await call(server(), 'PATCH', '/api/users/me', token, { payload: { phone: '+36 30 123 4567', newsletter: true, language: 'de', country: 'HU' } });
+      await checkoutAndPay(server(), token, { priceId: PRICE_IDS.monthly });
+      await paddle.pay((await strayCheckout(customerId, PRICE_IDS.perpetual2024)).id, TEST_CARDS.success);
+      await paddle.settle(server());
+      const me = (await call(server(), 'GET', '/api/users/me', token)).json();
+      const row = await server().db.kysely.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      const [subscription] = await server().db.kysely.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).execute();
+      expect(me).toEqual({
+        id: row.id,
+        email: row.email,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        roles: ['user'],
+        emailVerified: true,
+        subscriptionId: subscription?.id,
+        // Owns 2024, not the current 2025 release.
+        eligibleForDiscountBasedOnPreviousVersion: true,
+        createdAt: row.created_at,
+        phone: row.phone,
+        newsletter: true,
+        language: 'de',
+        hasPassword: true,
+        country: 'HU',
+        couponCode: null,
+        googleConnected: false,
+        facebookConnected: false,
+      });
+      expect(me.subscriptionId).toMatch(/^sub_/);
+      expect(row.phone).toBeTruthy();
+    });
+
     it('a coupon for a release already held is refused, not a second licence', async () => {
       const { token } = await customer(server());
       await checkoutAndPay(server(), token, { priceId: PRICE_IDS.perpetual2024 });

@@ -141,6 +141,7 @@ export class Catalogue {
       prices: (product.prices ?? [])
         .filter((price) => price.status === 'active')
         .map((price) => ({ id: price.id, description: price.description, unitPrice: { amount: minor(price.unitPrice.amount), currencyCode: price.unitPrice.currencyCode } })),
+      // The catalogue's own view; a buyer's prices and upgrade discount are added by offers.ts.
       discount: null,
     }));
   }
