@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DISCOUNT_IDS, PRICE_IDS, PRODUCT_IDS } from '../../server/sandbox/catalogue.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
+import { entitlementsOf } from '../../server/modules/licensing/entitlements.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
 import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
@@ -260,14 +261,17 @@ describeEachDatabase(
     });
 
     it('a licence returned within 14 days: refunded, revoked, its devices beyond the new limit released; only once', async () => {
-      const { user, token } = await customer(server());
+      const { user, token, customerId } = await customer(server());
+      // Two licences: four devices at once (spec section 9).
+      await paddle.pay((await strayCheckout(customerId, PRICE_IDS.perpetual2024)).id, TEST_CARDS.success);
       await checkoutAndPay(server(), token, { priceId: PRICE_IDS.perpetual2025 });
       await paddle.settle(server());
-      const [licence] = (await call(server(), 'GET', '/api/perpetual/license', token)).json();
-      // Two devices on the licence; the free plan keeps two seats, so none is released; a third would be.
-      for (const computerId of ['pc-1', 'pc-2']) {
+      const licence = (await call(server(), 'GET', '/api/perpetual/license', token)).json().find((l: { release: string }) => l.release === '2025');
+      for (const [index, computerId] of ['pc-1', 'pc-2', 'pc-3', 'pc-4'].entries()) {
         const activated = await call(server(), 'POST', '/api/desktop/activate', token, { payload: { computerId, name: computerId } });
         expect(activated.statusCode, activated.body).toBe(200);
+        // pc-3 and pc-4 were used last.
+        await server().db.kysely.updateTable('seats').set({ last_login_at: new Date(TEST_NOW.getTime() + index * 60_000).toISOString() }).where('computer_id', '=', computerId).execute();
       }
       const stranger = await customer(server());
       expect((await call(server(), 'POST', `/api/perpetual/license/${licence.licenceId}/return`, stranger.token)).statusCode).toBe(404);
@@ -276,13 +280,18 @@ describeEachDatabase(
         call(server(), 'POST', `/api/perpetual/license/${licence.licenceId}/return`, token),
       ]);
       expect([first.statusCode, second.statusCode].sort()).toEqual([200, 404]);
+      expect([first, second].find((response) => response.statusCode === 200)?.json()).toEqual({ refund: { amount: expect.any(Number), currencyCode: 'USD' } });
       await paddle.settle(server());
-      expect((await call(server(), 'GET', '/api/perpetual/license', token)).json()).toEqual([]);
+      expect((await call(server(), 'GET', '/api/perpetual/license', token)).json().map((l: { release: string }) => l.release)).toEqual(['2024']);
       const seats = (await call(server(), 'GET', '/api/perpetual/seats', token)).json();
-      expect(seats.seats.length).toBeLessThanOrEqual(seats.limit);
+      expect(seats.limit).toBe(2);
+      expect(seats.seats.map((seat: { computerId: string }) => seat.computerId).sort()).toEqual(['pc-3', 'pc-4']);
+      // A fifth device: still only up to the limit.
+      expect((await call(server(), 'POST', '/api/desktop/activate', token, { payload: { computerId: 'pc-5', name: 'pc-5' } })).json().messageKey).toBe('SEAT_LIMIT_REACHED');
       expect(await refundsOf(server(), user.id)).toEqual([expect.objectContaining({ reason: 'customer', status: 'approved', licence_id: licence.licenceId })]);
-      const entitlement = await call(server(), 'GET', '/api/desktop/entitlement', token);
-      if (entitlement.statusCode === 200) expect(entitlement.json().plan).not.toBe('perpetual');
+      // The desktop application is told at its next heartbeat: the 2025 licence no longer entitles.
+      const { entitlement } = await entitlementsOf(server().db.kysely, user.id, server().clock.now());
+      expect(entitlement.releases).toEqual(['2024']);
     });
 
     it('every field of /users/me comes from the user’s own rows', async () => {
