@@ -1,8 +1,6 @@
+import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
 import { isKnownRegion } from './countries.js';
-import { EU_COUNTRIES, isVatNumberFormat } from './vat.js';
-
-/** A postal code's shape: 2 to 10 letters, digits, spaces or hyphens, starting with a letter or digit. */
-export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
+import { checksVatNumbers, isVatNumberFormat } from './vat.js';
 
 export interface RegionValues {
   country: string | null;
@@ -20,10 +18,26 @@ export type RegionProblem = 'required' | 'regionUnknown' | 'postalCodeInvalid' |
 export const normalizeVat = (value: string | null) => value?.replace(/[\s.-]/g, '').toUpperCase() || null;
 
 /**
+ * A postal code of `countryCode`: postcode-validator's pattern for the country, letters in any case. The
+ * library has no pattern for countries without a national postcode system (Hong Kong, the United Arab
+ * Emirates, Qatar, several in Africa and the Caribbean), yet the billing address asks for one: there, as
+ * when the country is missing or unknown (a problem named apart), any reasonable code passes: the
+ * library's international shape (letters and digits, single spaces or hyphens between them) of 2 to 10
+ * characters (a US ZIP+4 code, among the longest, has 10).
+ */
+export function isPostalCode(countryCode: string | null, postalCode: string): boolean {
+  const code = postalCode.trim().toUpperCase();
+  const country = countryCode?.trim().toUpperCase() ?? '';
+  if (postcodeValidatorExistsForCountry(country)) return postcodeValidator(code, country);
+  return code.length >= 2 && code.length <= 10 && postcodeValidator(code, 'INTL');
+}
+
+/**
  * Spec section 5's rules for a billing region, shared by the screens and the server. The checkout's
  * region and VAT dialog buys as a business, so everything there is required (`business`); billing info
- * asks for the country and postal code, and checks the rest when given. A VAT number needs a company,
- * at least 2 characters and, in the EU, the country's format.
+ * asks for the country and postal code, and checks the rest when given. The postal code must be one of
+ * the country's; a VAT number needs a company, at least 2 characters and, where its country's numbers can
+ * be checked (the EU, the UK, Switzerland, Norway...), that country's format with correct check digits.
  */
 export function regionProblems(values: RegionValues, options: { business: boolean }): Partial<Record<keyof RegionValues, RegionProblem>> {
   const problems: Partial<Record<keyof RegionValues, RegionProblem>> = {};
@@ -35,11 +49,11 @@ export function regionProblems(values: RegionValues, options: { business: boolea
 
   const country = values.country?.trim().toUpperCase() ?? '';
   if (!problems.country && country && !isKnownRegion(country)) problems.country = 'regionUnknown';
-  if (!problems.postalCode && values.postalCode && !POSTAL_CODE.test(values.postalCode.trim())) problems.postalCode = 'postalCodeInvalid';
+  if (!problems.postalCode && values.postalCode && !isPostalCode(country, values.postalCode)) problems.postalCode = 'postalCodeInvalid';
   const vat = normalizeVat(values.vatNumber);
   if (!problems.vatNumber && vat) {
     if (vat.length < 2) problems.vatNumber = 'vatTooShort';
-    else if (EU_COUNTRIES.has(country) && !isVatNumberFormat(country, vat)) problems.vatNumber = 'vatInvalid';
+    else if (checksVatNumbers(country) && !isVatNumberFormat(country, vat)) problems.vatNumber = 'vatInvalid';
     else if (blank(values.company)) problems.company = 'vatNeedsCompany';
   }
   return problems;

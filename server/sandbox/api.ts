@@ -50,6 +50,15 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
     return found;
   };
 
+  /**
+   * A customer's email is unique at Paddle, on creation and on update alike: another customer's email
+   * is answered 409 `customer_already_exists`, naming that customer (Paddle's error for both).
+   */
+  const refuseTakenEmail = (email: string, customerId: string | null) => {
+    const holder = data.customers.find((c) => c.email === email && c.id !== customerId);
+    if (holder) throw new SandboxError(409, 'customer_already_exists', `customer email conflicts with customer of id ${holder.id}`);
+  };
+
   const productWithPrices = (include: boolean) => (product: (typeof data.products)[number]) =>
     include ? { ...product, prices: data.prices.filter((p) => p.product_id === product.id && p.type !== 'custom') } : product;
 
@@ -197,9 +206,7 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
       handle: ({ body }) => {
         const email = text(body.email)?.toLowerCase();
         if (!email) throw invalid('email: is required');
-        if (data.customers.some((c) => c.email === email)) {
-          throw new SandboxError(409, 'customer_already_exists', `customer email conflicts with customer of id ${data.customers.find((c) => c.email === email)?.id}`);
-        }
+        refuseTakenEmail(email, null);
         const created: ICustomerResponse = {
           id: paddleId('ctm'),
           name: text(body.name),
@@ -223,8 +230,12 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
       pattern: /^\/customers\/([\w-]+)$/,
       handle: ({ body }, [id]) => {
         const found = customer(id as string);
+        // Checked before anything changes: Paddle refuses the whole update.
+        const email = 'email' in body ? (text(body.email)?.toLowerCase() ?? null) : undefined;
+        if (email === null) throw invalid('email: must be a valid email address');
+        if (email) refuseTakenEmail(email, found.id);
         if ('name' in body) found.name = text(body.name);
-        if ('email' in body && text(body.email)) found.email = (text(body.email) as string).toLowerCase();
+        if (email) found.email = email;
         if ('locale' in body && text(body.locale)) found.locale = text(body.locale) as string;
         found.updated_at = now();
         state.save();

@@ -6,16 +6,20 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BillingInfo } from '../../contract/billing.js';
 import { regionProblems, type RegionValues } from '../../contract/billing-validation.js';
+import { isValidEmail } from '../../contract/email.js';
 import { http } from '../../providers/index.js';
 import { messageKeyOf } from '../../providers/http.js';
 import { useCountryOptions } from '../components/countries.js';
 import { ErrorAlert } from '../components/ErrorAlert.js';
 
-type Field = keyof Omit<BillingInfo, 'email'>;
+type Field = keyof BillingInfo;
 type Values = Record<Field, string>;
 
-const FIELDS: Field[] = ['name', 'company', 'vatNumber', 'country', 'state', 'addressLine1', 'addressLine2', 'city', 'postalCode'];
+const FIELDS: Field[] = ['email', 'name', 'company', 'vatNumber', 'country', 'state', 'addressLine1', 'addressLine2', 'city', 'postalCode'];
+const ADDRESS_FIELDS = FIELDS.filter((field) => field !== 'email');
+const BUSINESS_FIELDS: Field[] = ['company', 'vatNumber', 'country', 'state', 'addressLine1', 'city', 'postalCode'];
 const AUTOCOMPLETE: Partial<Record<Field, string>> = {
+  email: 'email',
   name: 'name',
   company: 'organization',
   country: 'country',
@@ -30,13 +34,32 @@ const toValues = (info: BillingInfo | null): Values =>
   Object.fromEntries(FIELDS.map((field) => [field, info?.[field] ?? ''])) as Values;
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
+/** The server's refusals that belong to one field, shown under it rather than above the form. */
+const FIELD_OF_ERROR: Partial<Record<string, Field>> = {
+  BILLING_EMAIL_TAKEN: 'email',
+  POSTAL_CODE_INVALID: 'postalCode',
+  VAT_NUMBER_INVALID: 'vatNumber',
+};
+
 /**
  * The billing address and business (spec sections 2 and 5), kept on the provider's customer through
- * `GET/PATCH /subscription/billing-info`: billing info edits every field; the checkout's region and VAT
- * dialog (`business`) asks for what a business purchase needs, all required. Field errors come from the
- * same rules the server applies (contract/billing-validation.ts); the server's verdict is shown too.
+ * `GET/PATCH /subscription/billing-info`: billing info edits every field, the billing email with them
+ * (`withEmail`; where invoices go, not the sign-in email); the checkout's region and VAT dialog
+ * (`business`) asks for what a business purchase needs, all required. Field errors come from the same
+ * rules the server applies (contract/billing-validation.ts); the server's verdict is shown too, under
+ * its field when it names one.
  */
-export function BillingAddressForm({ business, onSaved, onCancel }: { business: boolean; onSaved?: (info: BillingInfo) => void; onCancel?: () => void }) {
+export function BillingAddressForm({
+  business,
+  withEmail = false,
+  onSaved,
+  onCancel,
+}: {
+  business: boolean;
+  withEmail?: boolean;
+  onSaved?: (info: BillingInfo) => void;
+  onCancel?: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const [info, setInfo] = useState<BillingInfo | null>(null);
   const [values, setValues] = useState<Values>(toValues(null));
@@ -56,7 +79,7 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
       .catch((failure: unknown) => setErrorKey(messageKeyOf(failure)));
   }, []);
 
-  const shown: Field[] = business ? ['company', 'vatNumber', 'country', 'state', 'addressLine1', 'city', 'postalCode'] : FIELDS;
+  const shown: Field[] = business ? BUSINESS_FIELDS : withEmail ? FIELDS : ADDRESS_FIELDS;
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -71,8 +94,15 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
       company: orNull(values.company),
       vatNumber: orNull(values.vatNumber),
     };
-    const found = regionProblems(region, { business });
-    setProblems(Object.fromEntries(Object.entries(found).map(([field, problem]) => [field, t(`billing.problems.${problem}`)])));
+    const found: Partial<Record<Field, string>> = Object.fromEntries(
+      Object.entries(regionProblems(region, { business })).map(([field, problem]) => [field, t(`billing.problems.${problem}`)]),
+    );
+    if (shown.includes('email')) {
+      const email = values.email.trim();
+      if (!email) found.email = t('billing.problems.required');
+      else if (!isValidEmail(email)) found.email = t('validation.invalidEmail');
+    }
+    setProblems(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
@@ -83,7 +113,10 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
       setSaved(true);
       onSaved?.(updated);
     } catch (failure) {
-      setErrorKey(messageKeyOf(failure));
+      const messageKey = messageKeyOf(failure);
+      const field = FIELD_OF_ERROR[messageKey];
+      if (field) setProblems({ [field]: t(`errors.${messageKey}`) });
+      else setErrorKey(messageKey);
     } finally {
       setBusy(false);
     }
@@ -96,16 +129,6 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
         <Alert severity="success" role="status">
           {t('billing.saved')}
         </Alert>
-      )}
-      {!business && (
-        <TextField
-          label={t('billing.fields.email')}
-          value={info?.email ?? ''}
-          disabled
-          helperText={t('billing.emailHint')}
-          // The hint explains the locked field, so it keeps readable contrast instead of greying out with it.
-          slotProps={{ formHelperText: { disabled: false } }}
-        />
       )}
       {shown.map((field) =>
         field === 'country' ? (
@@ -132,12 +155,14 @@ export function BillingAddressForm({ business, onSaved, onCancel }: { business: 
             key={field}
             id={`billing-${field}`}
             label={t(`billing.fields.${field}`)}
-            required={business || field === 'postalCode'}
+            type={field === 'email' ? 'email' : 'text'}
+            required={business || field === 'postalCode' || field === 'email'}
             autoComplete={AUTOCOMPLETE[field] ?? 'off'}
             value={values[field]}
             onChange={(event) => setValues({ ...values, [field]: event.target.value })}
             error={Boolean(problems[field])}
-            helperText={problems[field]}
+            // The billing email says where invoices go, so nobody mistakes it for the sign-in email.
+            helperText={problems[field] ?? (field === 'email' ? t('billing.emailHint') : undefined)}
           />
         ),
       )}

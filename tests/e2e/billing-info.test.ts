@@ -2,7 +2,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
 
-/** Billing info and the checkout's region and VAT dialog, with spec section 5's region rules. */
+/**
+ * Billing info and the checkout's region and VAT dialog, with spec section 5's region rules: postal codes
+ * per country, VAT numbers by format and check digits, and the billing email (spec section 2).
+ */
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -15,6 +18,9 @@ const TEXTS = {
   en: {
     signIn: /^Sign in$/,
     title: 'Billing info',
+    email: 'Email',
+    emailHint: "Invoices and receipts go to this address. You still sign in with your account's email.",
+    emailTaken: 'This email address is already used by another billing account.',
     postcode: 'Postcode',
     country: 'Country',
     germany: 'Germany',
@@ -26,8 +32,8 @@ const TEXTS = {
     city: 'Town or city',
     save: 'Save',
     required: 'This field is required.',
-    postcodeInvalid: 'Enter a valid postcode.',
-    vatInvalid: "This VAT number does not match the country's format.",
+    postcodeInvalid: 'Enter a valid postcode for the selected country.',
+    vatInvalid: "This VAT number does not match the country's format or check digits.",
     saved: 'Your billing info is saved.',
     regionAndVat: 'Region and VAT',
     before: '$299.00',
@@ -36,6 +42,9 @@ const TEXTS = {
   de: {
     signIn: /^Anmelden$/,
     title: 'Rechnungsdaten',
+    email: 'E-Mail',
+    emailHint: 'Rechnungen und Belege gehen an diese Adresse. Anmelden kannst du dich weiter mit der E-Mail-Adresse deines Kontos.',
+    emailTaken: 'Diese E-Mail-Adresse wird bereits von einem anderen Abrechnungskonto verwendet.',
     postcode: 'Postleitzahl',
     country: 'Land',
     germany: 'Deutschland',
@@ -47,8 +56,8 @@ const TEXTS = {
     city: 'Ort',
     save: 'Speichern',
     required: 'Dieses Feld ist erforderlich.',
-    postcodeInvalid: 'Gib eine gültige Postleitzahl ein.',
-    vatInvalid: 'Diese USt-IdNr. passt nicht zum Format des Landes.',
+    postcodeInvalid: 'Gib eine gültige Postleitzahl für das gewählte Land ein.',
+    vatInvalid: 'Diese USt-IdNr. passt nicht zum Format oder zu den Prüfziffern des Landes.',
     saved: 'Deine Rechnungsdaten sind gespeichert.',
     regionAndVat: 'Region und USt-IdNr.',
     before: '299,00\u00a0$',
@@ -56,37 +65,65 @@ const TEXTS = {
   },
 } as const;
 
+/** The email of another user who has a customer at Paddle (created on first use, as the billing pages do). */
+async function billingCustomerEmail(): Promise<string> {
+  const holder = await createVerifiedUser();
+  const login = await fetch(url('/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: holder.email, password: holder.password }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const customer = await fetch(url('/api/subscription/paddle/customer'), { headers: { authorization: `Bearer ${token}` } });
+  expect(customer.status).toBe(200);
+  return holder.email;
+}
+
 for (const language of ['en', 'de'] as const) {
   const texts = TEXTS[language];
 
   describe(`billing info in Chromium (${language})`, () => {
-    it('validates and keeps the billing address; the checkout’s region dialog changes the tax', async () => {
+    it('validates and keeps the billing address and email; the checkout’s region dialog changes the tax', async () => {
       const user = await createVerifiedUser(language);
+      const taken = await billingCustomerEmail();
+      const billingEmail = `billing-${user.email}`;
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
       await page.goto(url(`/${language}/account/billing-info`));
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));
       const form = page.getByTestId('billing-info');
+      // The billing email starts as the account's, editable, and says what it is for.
+      await expect.poll(() => form.getByLabel(texts.email).inputValue()).toBe(user.email);
+      await shown(form.getByText(texts.emailHint));
       await form.getByRole('button', { name: texts.save }).click();
       await shown(form.getByText(texts.required));
 
       await form.getByLabel(new RegExp(`^${texts.country}`)).focus();
       await form.getByLabel(new RegExp(`^${texts.country}`)).selectOption({ label: texts.germany });
-      await form.getByLabel(texts.postcode).fill('1');
+      // Not a German postal code; a German-looking VAT number whose check digit is wrong.
+      await form.getByLabel(texts.postcode).fill('abc');
       await form.getByLabel(texts.company).fill('Analytical Engines GmbH');
-      await form.getByLabel(texts.vat).fill('FR12345678901');
+      await form.getByLabel(texts.vat).fill('DE 123 456 789');
       await form.getByRole('button', { name: texts.save }).click();
       await shown(form.getByText(texts.postcodeInvalid));
       await shown(form.getByText(texts.vatInvalid));
 
+      // Another customer's email is refused by the server, under the email field, and nothing is saved.
       await form.getByLabel(texts.postcode).fill('10117');
-      await form.getByLabel(texts.vat).fill('DE 123 456 789');
+      await form.getByLabel(texts.vat).fill('DE 136 695 976');
+      await form.getByLabel(texts.email).fill(taken);
+      await form.getByRole('button', { name: texts.save }).click();
+      await shown(form.getByText(texts.emailTaken));
+      expect(await form.getByText(texts.postcodeInvalid).count()).toBe(0);
+
+      await form.getByLabel(texts.email).fill(billingEmail);
       await form.getByRole('button', { name: texts.save }).click();
       await shown(form.getByText(texts.saved));
       await page.reload();
-      await expect.poll(() => form.getByLabel(texts.vat).inputValue()).toBe('DE123456789');
+      await expect.poll(() => form.getByLabel(texts.vat).inputValue()).toBe('DE136695976');
       expect(await form.getByLabel(texts.postcode).inputValue()).toBe('10117');
+      expect(await form.getByLabel(texts.email).inputValue()).toBe(billingEmail);
 
       await page.goto(url(`/${language}/checkout-new/perpetual`));
       // A German business with a valid VAT number is reverse-charged: no tax.
@@ -99,7 +136,7 @@ for (const language of ['en', 'de'] as const) {
       await dialog.getByLabel(texts.street).fill('1 Main Street');
       await dialog.getByLabel(texts.city).fill('London');
       await dialog.getByLabel(texts.postcode).fill('SW1A 1AA');
-      await dialog.getByLabel(texts.vat).fill('GB123456789');
+      await dialog.getByLabel(texts.vat).fill('GB980780684');
       await dialog.getByRole('button', { name: texts.save }).click();
       // UK VAT of 20% applies.
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.after);

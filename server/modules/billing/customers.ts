@@ -1,7 +1,9 @@
 import { ApiError, type CountryCode, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { BillingInfo } from '../../../contract/billing.js';
-import { normalizeVat, regionProblems } from '../../../contract/billing-validation.js';
+import { normalizeVat, regionProblems, type RegionProblem, type RegionValues } from '../../../contract/billing-validation.js';
+import { normalizeEmail } from '../../../contract/email.js';
+import type { MessageKey } from '../../../contract/errors.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -24,7 +26,8 @@ async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
 /**
  * The user's customer at Paddle, created on first use (`GET /subscription/paddle/customer`). One per
  * user: a customer Paddle already has for the email is adopted, and two first uses at once end with the
- * same customer (the unique key decides).
+ * same customer (the unique key decides). A customer that is already another user's is never adopted:
+ * that user may have made this email their billing email before this one signed up (BILLING_EMAIL_TAKEN).
  */
 export async function customerIdFor(deps: CustomerDeps, user: UserWithRoles): Promise<string> {
   const existing = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
@@ -37,6 +40,8 @@ export async function customerIdFor(deps: CustomerDeps, user: UserWithRoles): Pr
       if (!(error instanceof ApiError) || error.code !== 'customer_already_exists') throw error;
       const [found] = await all(paddle.customers.list({ email: [user.email] }));
       if (!found) throw error;
+      const owner = await deps.db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', found.id).executeTakeFirst();
+      if (owner && owner.user_id !== user.id) throw new AppError('BILLING_EMAIL_TAKEN', 409);
       return found.id;
     }
   });
@@ -78,24 +83,54 @@ export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Prom
   });
 }
 
+async function isAnotherUsersEmail(deps: CustomerDeps, user: UserWithRoles, email: string): Promise<boolean> {
+  const other = await deps.db.selectFrom('users').select('id').where('email', '=', normalizeEmail(email)).where('id', '<>', user.id).executeTakeFirst();
+  return other !== undefined;
+}
+
 /**
- * Updates billing info. The region must exist and a postal code look like one; a VAT number needs a
- * company, at least 2 characters and, in the EU, the country's format ('Invalid Region or VAT data!').
+ * The messageKey a refused update answers with: the postal code and the VAT number are named by their
+ * own; anything else (a region that does not exist, a VAT number too short or without a company) is
+ * 'Invalid Region or VAT data!' (spec section 8). The first problem by field decides, the country first
+ * since the other checks depend on it.
  */
-export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Partial<Omit<BillingInfo, 'email'>>): Promise<BillingInfo> {
+const PROBLEM_ORDER: (keyof RegionValues)[] = ['country', 'postalCode', 'vatNumber', 'company', 'state', 'city', 'addressLine1'];
+const PROBLEM_KEYS: Partial<Record<RegionProblem, MessageKey>> = { postalCodeInvalid: 'POSTAL_CODE_INVALID', vatInvalid: 'VAT_NUMBER_INVALID' };
+
+/**
+ * Updates billing info (spec section 2): the name and billing email on the Paddle customer, the address
+ * and the business. Everything is checked before Paddle is called (spec section 5: the region must exist,
+ * the postal code be one of the country's, a VAT number have a company and the country's format with
+ * correct check digits), and the customer is updated first, in one call, so an email that another
+ * Paddle customer has (BILLING_EMAIL_TAKEN) leaves everything as it was. The sign-in email is not this one.
+ */
+export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Partial<BillingInfo>): Promise<BillingInfo> {
   const current = await billingInfo(deps, user);
   const next = { ...current, ...changes };
   const country = next.country?.toUpperCase() ?? null;
   const vat = normalizeVat(next.vatNumber);
   // The screens ask for country and postal code; the API keeps accepting partial updates of what is set.
   const problems = regionProblems(next, { business: false });
-  const invalid = Object.entries(problems).some(([field, problem]) => problem !== 'required' || (field !== 'country' && field !== 'postalCode'));
-  if (invalid) throw new AppError('INVALID_REGION_OR_VAT', 400);
+  const problem = PROBLEM_ORDER.map((field) => problems[field]).find((found) => found !== undefined && found !== 'required');
+  if (problem) throw new AppError(PROBLEM_KEYS[problem] ?? 'INVALID_REGION_OR_VAT', 400);
+
+  const email = changes.email !== undefined && changes.email !== current.email ? changes.email : null;
+  // Another user's sign-in email would be adopted as theirs when they first need a customer (customerIdFor).
+  if (email && (await isAnotherUsersEmail(deps, user, email))) throw new AppError('BILLING_EMAIL_TAKEN', 409);
 
   const customerId = await customerIdFor(deps, user);
+  const customerChanges = { ...('name' in changes ? { name: next.name } : {}), ...(email ? { email } : {}) };
   await callPaddle(deps.paddle, async (paddle) => {
     const { address, business } = await details(paddle, customerId);
-    if ('name' in changes) await paddle.customers.update(customerId, { name: next.name });
+    if (Object.keys(customerChanges).length > 0) {
+      try {
+        await paddle.customers.update(customerId, customerChanges);
+      } catch (error) {
+        // Paddle's answer when another of its customers has the email (409, the same code as on creation).
+        if (error instanceof ApiError && error.code === 'customer_already_exists') throw new AppError('BILLING_EMAIL_TAKEN', 409, { cause: error });
+        throw error;
+      }
+    }
     const addressFields = {
       firstLine: next.addressLine1,
       secondLine: next.addressLine2,
