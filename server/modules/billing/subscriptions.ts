@@ -3,7 +3,6 @@ import type { Subscription } from '../../../contract/subscription.js';
 import { adjustmentDataSchema, eventSchema, isSignatureValid, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
 import type { Clock } from '../../clock.js';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
-import { hadSubscription } from './checkout.js';
 import { grantPurchasedLicences } from '../licensing/licences.js';
 import { AppError } from '../../errors.js';
 import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
@@ -137,14 +136,29 @@ async function applySubscription(context: ApplyContext, event: PaddleEvent): Pro
     asOf: event.occurred_at,
   });
   const undo = userId !== null && (await settleSubscriptions(context, userId));
-  const duplicate = undo || (await isDuplicate(context.trx, data.id));
+  // Whether this one ends its trial at once depends on this subscription alone: it is kept (not a
+  // duplicate, even when this webhook just undid another one) and was bought after an earlier one of
+  // the user's. A duplicate bought later does not count: two trial tabs of a first-time buyer keep one trial.
   const secondTrial =
-    !duplicate &&
     event.event_type === 'subscription.created' &&
     data.status === 'trialing' &&
     userId !== null &&
-    (await hadSubscription(context.trx, userId, data.id));
+    !(await isDuplicate(context.trx, data.id)) &&
+    (await hadSubscriptionBefore(context.trx, userId, { id: data.id, createdAt: iso(data.created_at) as string }));
   return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial, undo };
+}
+
+/** Whether the user had a subscription of their own (not a duplicate) bought before `subscription`. */
+async function hadSubscriptionBefore(db: Kysely<Database>, userId: string, subscription: { id: string; createdAt: string }): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', '!=', subscription.id)
+    .where('duplicate_of', 'is', null)
+    .where((eb) => eb.or([eb('created_at', '<', subscription.createdAt), eb.and([eb('created_at', '=', subscription.createdAt), eb('id', '<', subscription.id)])]))
+    .executeTakeFirst();
+  return earlier !== undefined;
 }
 
 const isDuplicate = async (db: Kysely<Database>, subscriptionId: string) =>
