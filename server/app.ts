@@ -12,6 +12,7 @@ import { AccessTokens } from './modules/auth/access-tokens.js';
 import { OfflineTokens } from './modules/auth/offline-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { Throttle } from './modules/auth/throttle.js';
+import { Sessions } from './modules/auth/sessions.js';
 import { EventBus } from './modules/events/bus.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
@@ -50,6 +51,12 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest N hops" (proxy-addr's index). */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
+}
+
 /**
  * The map of the server: external plugins, then our own (errors, authentication), then one module per
  * area under /api, then the single-page app. Tests build it with a real database and call `inject`.
@@ -62,6 +69,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
 
   const app = Fastify({
     logger,
+    // Behind a load balancer the client address comes from X-Forwarded-For, trusted only from TRUST_PROXY.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1_048_576,
     // genReqId reads x-request-id itself and keeps it only when it is safe to log and echo.
     requestIdHeader: false,
@@ -73,6 +82,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(zodResponseSerializer);
   app.decorateRequest('authUser', null);
+  app.decorateRequest('authSession', null);
   // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
   app.removeContentTypeParser('text/plain');
   // The SPA sends Content-Type application/json on every request (spec section 7), also on a POST
@@ -109,7 +119,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
-  const guards = createGuards({ accessTokens, users });
+  const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
+  const guards = createGuards({ accessTokens, users, sessions, clock });
   const throttle = new Throttle(db.kysely, clock);
   const mailer = createMailer(config, db.kysely, clock);
   const background = new BackgroundTasks(app.log);
@@ -119,7 +130,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     db: db.kysely,
     users,
     verifications: new VerificationsRepo(db.kysely),
-    accessTokens,
+    sessions,
     throttle,
     mailer,
     clock,
@@ -131,15 +142,15 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     async (api) => {
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle } });
+      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle, sessions }, guards });
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
-        deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
+        deps: { db: db.kysely, users, sessions, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
         guards,
       });
       await api.register(oauthRoutes, {
-        deps: { db: db.kysely, users, accessTokens, clock, social: config.social, appUrl: config.appUrl },
+        deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
       const paddle = createPaddle(config.billing);

@@ -13,7 +13,7 @@ import {
 } from '../../../contract/account.js';
 import { emailSchema } from '../../../contract/auth.js';
 import { meSchema } from '../../../contract/users.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import * as account from './account.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
@@ -48,7 +48,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
   app.patch(
     '/users/password',
     { onRequest: guards.user, schema: { body: changePasswordRequestSchema, response: { 200: changePasswordResponseSchema } } },
-    async (request) => account.changePassword(deps, currentUser(request), request.body),
+    async (request) => account.changePassword(deps, currentUser(request), currentSession(request), request.body),
   );
 
   app.patch(

@@ -14,6 +14,7 @@ import {
 } from '../../../contract/registration.js';
 import { languageFrom } from '../../i18n.js';
 import * as registration from './registration.js';
+import { clientOf } from '../../plugins/authentication.js';
 
 /** Registration and email verification (spec sections 2, 4 and 7); all public, limited per address. */
 export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.RegistrationDeps }> = async (app, { deps }) => {
@@ -36,7 +37,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
   app.post(
     '/users/validate/code',
     { config: PER_ADDRESS_LIMIT, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
-    async (request) => registration.verifyCode(deps, request.body.email, request.body.code),
+    async (request) => registration.verifyCode(deps, request.body.email, request.body.code, clientOf(request)),
   );
 
   app.get(
