@@ -13,8 +13,10 @@ import { OfflineTokens } from './modules/auth/offline-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { Throttle } from './modules/auth/throttle.js';
 import { Sessions } from './modules/auth/sessions.js';
+import { sessionRoutes } from './modules/auth/session-routes.js';
 import { EventBus } from './modules/events/bus.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { StreamRegistry } from './modules/events/streams.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
@@ -36,6 +38,7 @@ import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { registerPerAddressLimit } from './plugins/rate-limits.js';
+import { registerGuessLimits } from './plugins/guess-limits.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -122,10 +125,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
   const guards = createGuards({ accessTokens, users, sessions, clock });
   const throttle = new Throttle(db.kysely, clock);
+  registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
   const background = new BackgroundTasks(app.log);
   app.decorate('background', background);
   const bus = new EventBus();
+  const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
+  sessions.announceEndsTo((userId, sessionIds) => bus.announce({ kind: 'sessions-ended', userId, sessionIds }));
   const registration = {
     db: db.kysely,
     users,
@@ -143,7 +149,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle, sessions }, guards });
-      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock }, guards });
+      await api.register(sessionRoutes, { sessions, guards });
+      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: { db: db.kysely, users, sessions, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
@@ -168,7 +175,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background, refunds },
         guards,
       });
-      await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });
+      await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
       const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
       await api.register(deviceRoutes, { deps: licensing, guards });
       await api.register(couponRoutes, { deps: licensing, guards });

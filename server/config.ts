@@ -281,7 +281,7 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
 /**
  * Whether a secret looks random enough for its length: its Shannon entropy (bits per character from the
  * characters' frequencies, times the length) must reach 128 bits, and no run of one character or of a
- * short repeated pattern may make up most of it. 36 x "a" has 0 bits; 48 random base64 bytes have ~380.
+ * pattern of up to 16 characters repeated may make up most of it. 36 x "a" has 0 bits; 48 random base64 bytes have ~380.
  */
 export function isVariedEnough(secret: string): boolean {
   const counts = new Map<string, number>();
@@ -291,6 +291,6 @@ export function isVariedEnough(secret: string): boolean {
     const p = count / secret.length;
     bitsPerChar -= p * Math.log2(p);
   }
-  const repeatedPattern = /^(.{1,8})\1+.{0,8}$/s.test(secret);
+  const repeatedPattern = /^(.{1,16})\1+.{0,16}$/s.test(secret);
   return !repeatedPattern && bitsPerChar * secret.length >= 128;
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
+import { countFailedGuess, GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { z } from 'zod';
 import {
   changePasswordRequestSchema,
@@ -27,15 +28,19 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
   app.get(
     '/users/forget-password/check-token/:token',
     {
-      config: PER_ADDRESS_LIMIT,
+      config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.resetLink },
       schema: { params: z.object({ token: z.string().min(1).max(128) }), response: { 200: checkResetTokenResponseSchema } },
     },
-    async (request) => account.checkResetToken(deps, request.params.token),
+    async (request) => {
+      const checked = await account.checkResetToken(deps, request.params.token);
+      if (!checked.valid) await countFailedGuess(request);
+      return checked;
+    },
   );
 
   app.patch(
     '/users/forget-password/validate-token',
-    { config: PER_ADDRESS_LIMIT, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
+    { config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.resetLink }, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
     async (request) => account.resetPassword(deps, request.body.passwordToken, request.body.newPassword),
   );
 
