@@ -144,6 +144,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     background,
   };
 
+  const paddle = createPaddle(config.billing);
   await app.register(
     async (api) => {
       registerApiNotFound(api);
@@ -154,13 +155,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: { db: db.kysely, users, sessions, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
+        deletion: { db: db.kysely, paddle, clock, sessions, throttle, mailer, bus },
         guards,
       });
       await api.register(oauthRoutes, {
         deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
-      const paddle = createPaddle(config.billing);
       const paddleConfig = {
         environment: config.billing.environment === 'production' ? ('production' as const) : ('sandbox' as const),
         clientToken: config.billing.clientToken,

@@ -8,6 +8,7 @@ import {
   checkOldPasswordRequestSchema,
   checkOldPasswordResponseSchema,
   checkResetTokenResponseSchema,
+  deleteAccountRequestSchema,
   okResponseSchema,
   profileUpdateSchema,
   resetPasswordRequestSchema,
@@ -16,9 +17,11 @@ import { emailSchema } from '../../../contract/auth.js';
 import { meSchema } from '../../../contract/users.js';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import * as account from './account.js';
+import { deleteOwnAccount, type DeletionDeps } from './deletion.js';
+import { exportOwnData } from './export.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; deletion: DeletionDeps; guards: Guards }> = async (app, { deps, deletion, guards }) => {
   app.get(
     '/users/forget-password/:email',
     { config: PER_ADDRESS_LIMIT, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
@@ -61,4 +64,23 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
     { onRequest: guards.user, schema: { body: profileUpdateSchema, response: { 200: meSchema } } },
     async (request) => account.updateProfile(deps, currentUser(request), request.body),
   );
+
+  // Issue 17 (GDPR articles 17 and 20): the user deletes their account, or takes their data with them.
+  app.delete(
+    '/users/me',
+    { onRequest: guards.user, schema: { body: deleteAccountRequestSchema.nullish(), response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteOwnAccount(deletion, currentUser(request), currentSession(request), { password: request.body?.password });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get('/users/me/export', { onRequest: guards.user }, async (request, reply) => {
+    const data = await exportOwnData(deps, currentUser(request));
+    return reply
+      .header('content-disposition', `attachment; filename="shapelab-data-${data.exportedAt.slice(0, 10)}.json"`)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(data, null, 2));
+  });
 };
