@@ -9,6 +9,8 @@ import { ACTIVATION_CHANNELS } from '../contract/licensing.js';
 import { SystemClock } from '../server/clock.js';
 import { openDatabase } from '../server/db/index.js';
 import { AccessTokens } from '../server/modules/auth/access-tokens.js';
+import { OfflineTokens } from '../server/modules/auth/offline-tokens.js';
+import { Sessions } from '../server/modules/auth/sessions.js';
 import { addDays, dayOf } from '../server/modules/analytics/periods.js';
 import { freePort } from './portal-process.js';
 
@@ -182,21 +184,27 @@ export async function measureIngestion(sourceFile: string, options: IngestionOpt
       .execute();
   });
   const admin = await db.kysely.selectFrom('user_roles').select('user_id').where('role', '=', 'admin').executeTakeFirstOrThrow();
+  // Access tokens belong to a session: one per reporting user and one for the admin, as sign-ins would make.
+  const jwtSecret = randomBytes(48).toString('base64url');
+  const clock = new SystemClock();
+  const tokens = new AccessTokens(jwtSecret, clock);
+  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock));
+  const bench = { method: 'password' as const, remember: false, client: { userAgent: 'bench', address: '127.0.0.1' } };
+  const adminToken = (await sessions.start({ id: admin.user_id, roles: ['admin', 'user'] }, bench)).access_token;
+  const userTokens = new Map<string, string>();
+  for (const user of users) userTokens.set(user.id, (await sessions.start({ id: user.id, roles: ['user'] }, bench)).access_token);
   await db.destroy();
 
-  const jwtSecret = randomBytes(48).toString('base64url');
-  const tokens = new AccessTokens(jwtSecret, new SystemClock());
   started = performance.now();
   const server = await startServer(file, jwtSecret);
   log(`  server listening at ${server.url} after ${((performance.now() - started) / 1000).toFixed(1)} s`);
   try {
-    const adminToken = await tokens.sign(admin.user_id, ['admin', 'user']);
     const devices: string[] = [];
     for (let index = 0; index < users.length; index += options.concurrency) {
       const activated = await Promise.all(
         users.slice(index, index + options.concurrency).map(async (user, offset) => {
           const channel = (index + offset) % 3 === 0 ? ACTIVATION_CHANNELS[(index + offset) % ACTIVATION_CHANNELS.length] : undefined;
-          const response = await post<{ deviceToken: string }>(`${server.url}/api/desktop/activate`, await tokens.sign(user.id, ['user']), {
+          const response = await post<{ deviceToken: string }>(`${server.url}/api/desktop/activate`, userTokens.get(user.id) as string, {
             computerId: `bench-${runId}-${index + offset}`,
             name: 'Bench workstation',
             ...(channel ? { channel } : {}),

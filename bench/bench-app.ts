@@ -7,6 +7,8 @@ import pg from 'pg';
 import type { Config, DatabaseConfig } from '../server/config.js';
 import type { Db } from '../server/db/index.js';
 import { AccessTokens } from '../server/modules/auth/access-tokens.js';
+import { OfflineTokens } from '../server/modules/auth/offline-tokens.js';
+import { Sessions } from '../server/modules/auth/sessions.js';
 
 /**
  * The real app over `db` for in-process benchmarks (`inject`: routing, validation, query, serialisation;
@@ -30,7 +32,11 @@ export async function benchApp(db: Db) {
   const clock = new SystemClock();
   const app = await buildApp({ config, db, clock });
   const tokens = new AccessTokens(config.jwtSecret, clock);
-  return { app, adminToken: (adminId: string) => tokens.sign(adminId, ['admin', 'user']) };
+  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock));
+  // An access token belongs to a session: the bench signs in as the admin would.
+  const adminToken = async (adminId: string) =>
+    (await sessions.start({ id: adminId, roles: ['admin', 'user'] }, { method: 'admin', remember: false, client: { userAgent: 'bench', address: '127.0.0.1' } })).access_token;
+  return { app, adminToken };
 }
 
 /**

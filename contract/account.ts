@@ -40,3 +40,29 @@ export const profileUpdateSchema = z
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 export { PHONE_PATTERN };
+
+/** One of the user's signed-in sessions (issue 17: `GET /users/me/sessions`). */
+export const sessionViewSchema = z.object({
+  id: z.uuid(),
+  /** The session of the request that asked ("this device"). */
+  current: z.boolean(),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  /** Its absolute end: 12 hours after sign-in, or 30 days with "remember me". */
+  expiresAt: z.string(),
+  /** Parsed from the user agent at sign-in, e.g. "Chrome 131"; null when unknown. */
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  /** The client address it signed in from. */
+  address: z.string().nullable(),
+});
+export type SessionView = z.infer<typeof sessionViewSchema>;
+export const sessionsResponseSchema = z.array(sessionViewSchema);
+export const sessionIdParamsSchema = z.object({ id: z.uuid() });
+export const sessionsEndedResponseSchema = z.object({ ended: z.number().int() });
+
+/**
+ * `DELETE /users/me`: the current password, or, for an account without one (Google or Facebook only),
+ * a sign-in within the last 10 minutes.
+ */
+export const deleteAccountRequestSchema = z.object({ password: password.optional() }).strict();

@@ -93,7 +93,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   actorId: z.string().nullable(),
   actorEmail: z.string().nullable(),
-  action: z.enum(['roles.changed', 'user.deleted', 'purchase.duplicate_undone', 'purchase.refunded']),
+  action: z.enum(['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded']),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { checkResetTokenResponseSchema } from '../contract/account.js';
+import type { checkResetTokenResponseSchema, SessionView } from '../contract/account.js';
 import type { CallbackRequest as SocialCallback, SocialProvider } from '../contract/oauth.js';
 import type { RegistrationRequest, registrationResponseSchema } from '../contract/registration.js';
 import type { Me } from '../contract/users.js';
@@ -42,6 +42,14 @@ export function createAccountApi(http: HttpClient) {
     disconnectSocial: (provider: SocialProvider) => http<Me>(`/users/me/disconnectSocial/${provider}`, { method: 'PATCH' }),
     /** Facebook disconnect, proven by signing in to the linked Facebook account once more. */
     disconnectFacebook: (callback: SocialCallback) => http<Me>('/auth/facebook/disconnect', { method: 'POST', body: callback }),
+    /** Issue 17: where the user is signed in, and signing sessions out. */
+    sessions: () => http<SessionView[]>('/users/me/sessions'),
+    endSession: (id: string) => http<null>(`/users/me/sessions/${segment(id)}`, { method: 'DELETE' }),
+    endOtherSessions: () => http<{ ended: number }>('/users/me/sessions', { method: 'DELETE' }),
+    /** Deletes the account: the current password, or nothing for an account without one (a recent sign-in). */
+    deleteAccount: (password: string | null) => http<null>('/users/me', { method: 'DELETE', body: password ? { password } : {} }),
+    /** Everything the portal stores about the user, as one JSON document. */
+    exportData: () => http<Record<string, unknown>>('/users/me/export'),
     resendVerification: (email: string) =>
       http<{ sent: true }>(`/users/resendVerificationEmail/${segment(email)}?generateVerificationCode=true`, { noAuth: true }),
   };

@@ -201,12 +201,14 @@ export function createAuthProvider(deps: AuthDeps) {
     },
 
     async logout(params?: { redirectTo?: string }) {
+      const token = deps.session.getToken();
       const offlineToken = deps.session.getOfflineToken();
       clearLocalSession();
       announce({ type: 'logout' });
-      if (offlineToken !== null) {
-        // Best effort: the local session is gone whatever the server answers.
-        await deps.http('/auth/logout', { method: 'POST', noAuth: true, body: { offlineToken } }).catch(() => null);
+      if (token !== null || offlineToken !== null) {
+        // The server ends the session the token belongs to (issue 17). Best effort: the local session is
+        // gone whatever the server answers.
+        await deps.http('/auth/logout', { method: 'POST', noAuth: true, ...(token ? { bearer: token } : {}), body: offlineToken ? { offlineToken } : {} }).catch(() => null);
       }
       return { success: true, redirectTo: params?.redirectTo ?? '/login' };
     },

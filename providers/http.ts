@@ -7,6 +7,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Public calls (sign-in, registration...) go without the bearer token. */
   noAuth?: boolean;
+  /** A token to send instead of the stored one: sign-out names the session it ends after clearing it locally. */
+  bearer?: string;
   signal?: AbortSignal;
 }
 
@@ -64,6 +66,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       }
       headers.Authorization = `Bearer ${token}`;
     }
+    if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
 
     let response: Response;
     try {

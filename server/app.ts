@@ -12,8 +12,11 @@ import { AccessTokens } from './modules/auth/access-tokens.js';
 import { OfflineTokens } from './modules/auth/offline-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { Throttle } from './modules/auth/throttle.js';
+import { Sessions } from './modules/auth/sessions.js';
+import { sessionRoutes } from './modules/auth/session-routes.js';
 import { EventBus } from './modules/events/bus.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { StreamRegistry } from './modules/events/streams.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
@@ -35,6 +38,7 @@ import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { registerPerAddressLimit } from './plugins/rate-limits.js';
+import { registerGuessLimits } from './plugins/guess-limits.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -50,6 +54,12 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest N hops" (proxy-addr's index). */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
+}
+
 /**
  * The map of the server: external plugins, then our own (errors, authentication), then one module per
  * area under /api, then the single-page app. Tests build it with a real database and call `inject`.
@@ -62,6 +72,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
 
   const app = Fastify({
     logger,
+    // Behind a load balancer the client address comes from X-Forwarded-For, trusted only from TRUST_PROXY.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1_048_576,
     // genReqId reads x-request-id itself and keeps it only when it is safe to log and echo.
     requestIdHeader: false,
@@ -73,6 +85,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(zodResponseSerializer);
   app.decorateRequest('authUser', null);
+  app.decorateRequest('authSession', null);
   // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
   app.removeContentTypeParser('text/plain');
   // The SPA sends Content-Type application/json on every request (spec section 7), also on a POST
@@ -109,17 +122,21 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
-  const guards = createGuards({ accessTokens, users });
+  const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
+  const guards = createGuards({ accessTokens, users, sessions, clock });
   const throttle = new Throttle(db.kysely, clock);
+  registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
   const background = new BackgroundTasks(app.log);
   app.decorate('background', background);
   const bus = new EventBus();
+  const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
+  sessions.announceEndsTo((userId, sessionIds) => bus.announce({ kind: 'sessions-ended', userId, sessionIds }));
   const registration = {
     db: db.kysely,
     users,
     verifications: new VerificationsRepo(db.kysely),
-    accessTokens,
+    sessions,
     throttle,
     mailer,
     clock,
@@ -127,22 +144,24 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     background,
   };
 
+  const paddle = createPaddle(config.billing);
   await app.register(
     async (api) => {
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle } });
-      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock }, guards });
+      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle, sessions }, guards });
+      await api.register(sessionRoutes, { sessions, guards });
+      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
-        deps: { db: db.kysely, users, accessTokens, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
+        deps: { db: db.kysely, users, sessions, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
+        deletion: { db: db.kysely, paddle, clock, sessions, throttle, mailer, bus },
         guards,
       });
       await api.register(oauthRoutes, {
-        deps: { db: db.kysely, users, accessTokens, clock, social: config.social, appUrl: config.appUrl },
+        deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl },
         guards,
       });
-      const paddle = createPaddle(config.billing);
       const paddleConfig = {
         environment: config.billing.environment === 'production' ? ('production' as const) : ('sandbox' as const),
         clientToken: config.billing.clientToken,
@@ -157,7 +176,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background, refunds },
         guards,
       });
-      await api.register(eventRoutes, { bus, guards, heartbeatMs: eventHeartbeatMs });
+      await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
       const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
       await api.register(deviceRoutes, { deps: licensing, guards });
       await api.register(couponRoutes, { deps: licensing, guards });

@@ -29,6 +29,13 @@ export interface Config {
   /** Requests per minute one address may make to each public account endpoint. */
   rateLimitPerAddress: number;
   billing: BillingConfig;
+  /**
+   * Fastify's `trustProxy`: false (the default: the client address is the socket's), a number of proxy
+   * hops, or the proxies' addresses/CIDR ranges, so `X-Forwarded-For` gives the real client behind them.
+   */
+  trustProxy?: boolean | number | string[];
+  /** Open event streams this process holds at most (each session holds at most 5). */
+  maxEventStreams?: number;
 }
 
 export interface GoogleSettings {
@@ -124,6 +131,12 @@ const envSchema = z.object({
   PADDLE_CLIENT_TOKEN: z.string().min(10, 'must be a Paddle client-side token').optional(),
   PADDLE_WEBHOOK_SECRET: z.string().min(10, 'must be the webhook destination secret').optional(),
   PADDLE_SANDBOX_DELIVERY: z.enum(['ordered', 'chaotic'], { error: 'must be ordered or chaotic' }).default('ordered'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(off|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, 'must be off, a number of proxy hops, or proxy addresses/CIDR ranges separated by commas')
+    .default('off'),
+  EVENT_STREAMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(10_000),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
@@ -153,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   if (production && !values.JWT_SECRET) {
     problems.push('JWT_SECRET: is required in production (at least 32 random characters)');
+  }
+  if (production && values.JWT_SECRET && !isVariedEnough(values.JWT_SECRET)) {
+    problems.push('JWT_SECRET: has too little variety for its length (a repeated character or pattern); use 32+ random bytes, e.g. openssl rand -base64 48');
   }
   if (production && !values.APP_URL) {
     problems.push('APP_URL: is required in production (the public address of the portal)');
@@ -198,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: values.LOG_LEVEL,
     spaDir: path.resolve(cwd, 'dist'),
     rateLimitPerAddress: values.RATE_LIMIT_PER_ADDRESS,
+    trustProxy: parseTrustProxy(values.TRUST_PROXY),
+    maxEventStreams: values.EVENT_STREAMS_MAX,
     billing: {
       sandbox: paddleSandbox,
       // With the stand-in these are filled in once it listens (server/main.ts).
@@ -251,4 +269,28 @@ function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
     if (value !== undefined && value.trim() !== '') result[key] = value;
   }
   return result;
+}
+
+/** `TRUST_PROXY`: off, a hop count, or the proxies' addresses (Fastify's `trustProxy` takes each form). */
+export function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'off' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/**
+ * Whether a secret looks random enough for its length: its Shannon entropy (bits per character from the
+ * characters' frequencies, times the length) must reach 128 bits, and no run of one character or of a
+ * pattern of up to 16 characters repeated may make up most of it. 36 x "a" has 0 bits; 48 random base64 bytes have ~380.
+ */
+export function isVariedEnough(secret: string): boolean {
+  const counts = new Map<string, number>();
+  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bitsPerChar = 0;
+  for (const count of counts.values()) {
+    const p = count / secret.length;
+    bitsPerChar -= p * Math.log2(p);
+  }
+  const repeatedPattern = /^(.{1,16})\1+.{0,16}$/s.test(secret);
+  return !repeatedPattern && bitsPerChar * secret.length >= 128;
 }

@@ -5,9 +5,13 @@ export class AppError extends Error {
   constructor(
     readonly messageKey: MessageKey,
     readonly statusCode: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(messageKey, options);
     this.name = 'AppError';
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+
+  /** For a 429: when the client may try again (the `Retry-After` header). */
+  readonly retryAfterSeconds: number | undefined;
 }

@@ -24,6 +24,7 @@ export const refineProps = {
     { name: 'billing-info', list: '/account/billing-info' },
     { name: 'purchase-history', list: '/account/purchase-history' },
     { name: 'device-manager', list: '/account/device-manager' },
+    { name: 'security', list: '/account/security' },
     { name: 'analytics', list: '/admin/analytics' },
     { name: 'cohorts', list: '/admin/cohort' },
     { name: 'users', list: '/admin/users' },

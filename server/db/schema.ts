@@ -81,6 +81,24 @@ export interface RefreshTokensTable {
   expires_at: Timestamp;
   rotated_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The sign-in this token renews; it ends with it. Null only for tokens issued before sessions existed. */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  method: 'password' | 'code' | 'google' | 'facebook' | 'admin';
+  /** 1 with "remember me" (30 days), else 0 (12 hours). */
+  remember: number;
+  created_at: Timestamp;
+  last_active_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  ended_reason: string | null;
+  browser: string | null;
+  os: string | null;
+  address: string | null;
 }
 
 export interface SocialAccountsTable {
@@ -304,6 +322,7 @@ export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;

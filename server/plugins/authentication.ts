@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { isAdmin } from '../../contract/roles.js';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../modules/auth/access-tokens.js';
-import type { UsersRepo, UserWithRoles } from '../modules/users/repo.js';
+import type { SessionClient, Sessions } from '../modules/auth/sessions.js';
+import type { AuthSession, UsersRepo, UserWithRoles } from '../modules/users/repo.js';
+import type { Clock } from '../clock.js';
 
 /** The signed-in user as loaded by the guard (one read per request, reused by the handler). */
 export type AuthUser = UserWithRoles;
@@ -11,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the `user`/`admin` guards; null on public routes. */
     authUser: AuthUser | null;
+    /** The live session the access token belongs to; set with `authUser`. */
+    authSession: AuthSession | null;
   }
 }
 
@@ -21,12 +25,26 @@ export interface Guards {
   admin: onRequestAsyncHookHandler;
   /** Public routes that do more for a signed-in caller: no Authorization header is a visitor; a bad one is 401. */
   optionalUser: onRequestAsyncHookHandler;
+  /** Sign-out: the caller's session when the token is still good, nobody otherwise (never a 401). */
+  signingOut: onRequestAsyncHookHandler;
 }
 
 /** The user a guard has authenticated; calling it on an unguarded route is a programming error. */
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.authUser) throw new AppError('UNAUTHORIZED', 401);
   return request.authUser;
+}
+
+/** The session of the signed-in caller (the one this request's access token belongs to). */
+export function currentSession(request: FastifyRequest): AuthSession {
+  if (!request.authSession) throw new AppError('UNAUTHORIZED', 401);
+  return request.authSession;
+}
+
+/** Where a request comes from, for a session: its user agent and client address (`request.ip` honours TRUST_PROXY). */
+export function clientOf(request: FastifyRequest): SessionClient {
+  const userAgent = request.headers['user-agent'];
+  return { userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null, address: request.ip ?? null };
 }
 
 function bearerToken(request: FastifyRequest): string {
@@ -38,22 +56,28 @@ function bearerToken(request: FastifyRequest): string {
 }
 
 /**
- * Bearer authentication for every protected route. The token proves who is calling; what they may do is
- * read from the database on each request, so a deleted or demoted user loses access at once.
- * A token past half its life is replaced through the `Bearer` response header (spec section 4).
+ * Bearer authentication for every protected route. The token proves who is calling and in which session;
+ * the user, their roles and that session are read from the database in one query on each request, so a
+ * deleted or demoted user, or an ended session (sign-out, ended from another device, password change),
+ * loses access at once. A token past half its life is replaced through the `Bearer` response header
+ * (spec section 4), never with one that outlives the session.
  */
-export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRepo }): Guards {
+export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRepo; sessions: Sessions; clock: Clock }): Guards {
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<AuthUser> {
     const claims = await deps.accessTokens.verify(bearerToken(request));
-    const user = await deps.users.findById(claims.userId);
-    if (!user) throw new AppError('UNAUTHORIZED', 401);
+    const found = await deps.users.findWithSession(claims.userId, claims.sessionId, deps.clock.now());
+    if (!found) throw new AppError('UNAUTHORIZED', 401);
+    const { user, session } = found;
+    if (!session) throw new AppError('SESSION_EXPIRED', 401);
     // A password change or reset ends every session signed in before it (tokens carry iat in seconds).
     if (user.tokens_valid_after !== null && claims.issuedAt < Math.floor(Date.parse(user.tokens_valid_after) / 1000)) {
       throw new AppError('SESSION_EXPIRED', 401);
     }
     request.authUser = user;
-    if (deps.accessTokens.isPastHalfLife(claims)) {
-      reply.header('Bearer', await deps.accessTokens.sign(user.id, user.roles));
+    request.authSession = session;
+    await deps.sessions.touch(session.id, session.last_active_at);
+    if (deps.accessTokens.isPastHalfLife(claims) && claims.expiresAt * 1000 < Date.parse(session.expires_at)) {
+      reply.header('Bearer', await deps.sessions.renewToken(user, session));
     }
     return user;
   }
@@ -68,6 +92,16 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     },
     async optionalUser(request, reply) {
       if (request.headers.authorization !== undefined) await authenticate(request, reply);
+    },
+    async signingOut(request, reply) {
+      if (request.headers.authorization === undefined) return;
+      try {
+        await authenticate(request, reply);
+      } catch {
+        // An expired or ended session signs out through its offline token, or is already out.
+        request.authUser = null;
+        request.authSession = null;
+      }
     },
   };
 }

@@ -45,6 +45,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, messageK
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const { messageKey, statusCode } = classify(error);
+    if (error instanceof AppError && error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
     if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ messageKey, statusCode }, 'request refused');
     return sendError(request, reply, messageKey, statusCode);

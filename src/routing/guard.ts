@@ -74,9 +74,14 @@ export function afterSocialLogin(input: {
   return PROFILE_PATH;
 }
 
-/** `returnTo` from the login page's `to` query, accepted only for paths inside this app. */
+/**
+ * `returnTo` from the login page's `to` query, accepted only for paths inside this app. Whitespace and
+ * control characters are refused too: browsers drop a tab or newline from a URL, so `/%09/evil.test`
+ * would become `//evil.test`, another site (issue 17).
+ */
 export function safeReturnPath(to: string | null, fallback: string): string {
-  if (!to || !to.startsWith('/') || to.startsWith('//') || to.includes('\\')) return fallback;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  if (!to || !to.startsWith('/') || to.startsWith('//') || to.includes('\\') || /[\s\u0000-\u001f\u007f]/.test(to)) return fallback;
   return to;
 }
 

@@ -17,6 +17,7 @@ export const USER_MENU: MenuEntry[] = [
   { key: 'billing-info', path: '/account/billing-info', labelKey: 'routes.billingInfo', resource: 'billing-info' },
   { key: 'purchase-history', path: '/account/purchase-history', labelKey: 'routes.purchaseHistory', resource: 'purchase-history' },
   { key: 'device-manager', path: '/account/device-manager', labelKey: 'routes.deviceManager', resource: 'device-manager' },
+  { key: 'security', path: '/account/security', labelKey: 'routes.security', resource: 'security' },
 ];
 
 export const ADMIN_MENU: MenuEntry[] = [

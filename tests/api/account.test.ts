@@ -164,19 +164,53 @@ describeEachDatabase('password change and profile', (server) => {
   });
 });
 
-describeEachDatabase('sign-in throttling per account', (server) => {
-  it('after ten wrong passwords for one account, even the right one is refused with 429 for 15 minutes', async () => {
-    const user = await server().createUser();
-    for (let i = 0; i < 10; i += 1) {
-      expect((await call(server(), 'POST', '/api/auth/login', { email: user.email, password: `wrong ${i}x` })).statusCode).toBe(401);
-    }
-    const blocked = await call(server(), 'POST', '/api/auth/login', { email: user.email, password: user.password });
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().messageKey).toBe('TOO_MANY_REQUESTS');
-    // An unknown address is throttled exactly the same way.
-    for (let i = 0; i < 10; i += 1) await call(server(), 'POST', '/api/auth/login', { email: 'ghost@example.com', password: `x ${i}1` });
-    expect((await call(server(), 'POST', '/api/auth/login', { email: 'ghost@example.com', password: 'x 1' })).statusCode).toBe(429);
-    server().clock.advance(15 * 60 + 1);
-    expect((await call(server(), 'POST', '/api/auth/login', { email: user.email, password: user.password })).statusCode).toBe(200);
-  });
-});
+/** A sign-in as seen behind the trusted proxy (127.0.0.1): the client is whoever X-Forwarded-For names. */
+const signInFrom = (server: TestServer, address: string, email: string, password: string) =>
+  server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': address } });
+
+describeEachDatabase(
+  'sign-in throttling (OWASP: per account and address, per address, a growing delay per account)',
+  (server) => {
+    it('ten wrong passwords from one address lock that address out of that account only: the owner signs in from theirs', async () => {
+      const user = await server().createUser();
+      for (let i = 0; i < 10; i += 1) expect((await signInFrom(server(), '203.0.113.5', user.email, `wrong ${i}x`)).statusCode).toBe(401);
+      const locked = await signInFrom(server(), '203.0.113.5', user.email, user.password);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().messageKey).toBe('TOO_MANY_REQUESTS');
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      // The owner, from their own computer.
+      expect((await signInFrom(server(), '198.51.100.7', user.email, user.password)).statusCode).toBe(200);
+      // An unknown account is throttled exactly the same way.
+      for (let i = 0; i < 10; i += 1) await signInFrom(server(), '203.0.113.5', 'ghost@example.com', `x ${i}1`);
+      expect((await signInFrom(server(), '203.0.113.5', 'ghost@example.com', 'x 1')).statusCode).toBe(429);
+      server().clock.advance(15 * 60 + 1);
+      expect((await signInFrom(server(), '203.0.113.5', user.email, user.password)).statusCode).toBe(200);
+    });
+
+    it('a slow attack spread over many addresses meets a growing delay, never a lock', async () => {
+      const user = await server().createUser();
+      const timings: number[] = [];
+      for (let i = 0; i < 13; i += 1) {
+        const started = performance.now();
+        const response = await signInFrom(server(), `192.0.2.${10 + i}`, user.email, `guess ${i}x`);
+        timings.push(performance.now() - started);
+        expect(response.statusCode).toBe(401);
+      }
+      // From the eleventh failure on, each attempt waits first: 100 ms, 200 ms, 400 ms...
+      expect(timings[12]).toBeGreaterThanOrEqual(350);
+      const owner = await signInFrom(server(), '198.51.100.99', user.email, user.password);
+      expect(owner.statusCode).toBe(200);
+    });
+
+    it('one address guessing at many accounts is locked out of all of them', async () => {
+      for (let i = 0; i < 50; i += 1) await signInFrom(server(), '203.0.113.77', `nobody-${i}@example.com`, 'guess 1x');
+      const user = await server().createUser();
+      const refused = await signInFrom(server(), '203.0.113.77', user.email, user.password);
+      expect(refused.statusCode).toBe(429);
+      expect((await signInFrom(server(), '203.0.113.78', user.email, user.password)).statusCode).toBe(200);
+    });
+  },
+  // The per-minute request limit per address is another test's; here only the sign-in failure counts bind.
+  () => ({ trustProxy: ['127.0.0.1'], rateLimitPerAddress: 1000 }),
+);

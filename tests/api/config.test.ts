@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,13 +52,32 @@ describe('configuration from the environment', () => {
       ]),
     );
     const paddle = { PADDLE_API_KEY: 'pdl_live_apikey_x', PADDLE_CLIENT_TOKEN: 'live_token_x', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x' };
-    expect(problems({ NODE_ENV: 'production', MAIL_TRANSPORT: 'outbox', JWT_SECRET: 'x'.repeat(40), APP_URL: 'https://a.b', ...paddle })).toEqual([
+    const strong = 'q3J8vZ0pL5tW9yB2nC7xK4mR1sD6fH0gA8eU3iO5bN2';
+    expect(problems({ NODE_ENV: 'production', MAIL_TRANSPORT: 'outbox', JWT_SECRET: strong, APP_URL: 'https://a.b', ...paddle })).toEqual([
       'MAIL_TRANSPORT: outbox is for development only; use smtp in production',
     ]);
     expect(problems({ PADDLE_API_KEY: 'pdl_sdbx_apikey_x' })).toEqual([
       'PADDLE_CLIENT_TOKEN: is required with PADDLE_API_KEY',
       'PADDLE_WEBHOOK_SECRET: is required with PADDLE_API_KEY',
     ]);
+  });
+
+  it('production refuses a JWT_SECRET with too little variety for its length, with one line saying why', () => {
+    const production = { NODE_ENV: 'production', MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail:25', APP_URL: 'https://a.b', PADDLE_API_KEY: 'pdl_live_apikey_x', PADDLE_CLIENT_TOKEN: 'live_token_x', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x' };
+    for (const weak of ['a'.repeat(36), 'ab'.repeat(20), 'password'.repeat(5), '0123456789'.repeat(4)]) {
+      expect(problems({ ...production, JWT_SECRET: weak })).toEqual([expect.stringMatching(/^JWT_SECRET: has too little variety for its length/)]);
+    }
+    expect(problems({ ...production, JWT_SECRET: randomBytes(48).toString('base64url') })).toEqual([]);
+    expect(problems({ ...production, JWT_SECRET: randomBytes(24).toString('hex') })).toEqual([]);
+    // Development keeps accepting whatever is set (its own default is random).
+    expect(problems({ JWT_SECRET: 'a'.repeat(36) })).toEqual([]);
+  });
+
+  it('TRUST_PROXY is off by default, a hop count, or a list of proxy addresses', () => {
+    expect(loadConfig({}, os.tmpdir()).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }, os.tmpdir()).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }, os.tmpdir()).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16']);
+    expect(problems({ TRUST_PROXY: 'everyone' })).toEqual([expect.stringMatching(/^TRUST_PROXY: must be off/)]);
   });
 
   it('in development generates a JWT secret once and keeps it under the data directory', () => {

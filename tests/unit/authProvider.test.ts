@@ -327,16 +327,22 @@ describe('logout (spec section 4)', () => {
     expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'logout' });
   });
 
-  it('tells the server with the offline token when there was one', async () => {
+  it('tells the server which session ends: the access token, and the offline token when there was one', async () => {
     const { auth, calls } = setup({ '/auth/logout': null }, { token: FRESH, offline: 'offline-1' });
     await auth.logout();
     expect(calls).toEqual([
-      { url: '/auth/logout', options: { method: 'POST', noAuth: true, body: { offlineToken: 'offline-1' } } },
+      { url: '/auth/logout', options: { method: 'POST', noAuth: true, bearer: FRESH, body: { offlineToken: 'offline-1' } } },
     ]);
   });
 
-  it('makes no server call without an offline token', async () => {
-    const { auth, calls } = setup({}, { token: FRESH });
+  it('without an offline token still ends the server session of the access token', async () => {
+    const { auth, calls } = setup({ '/auth/logout': null }, { token: FRESH });
+    await auth.logout();
+    expect(calls).toEqual([{ url: '/auth/logout', options: { method: 'POST', noAuth: true, bearer: FRESH, body: {} } }]);
+  });
+
+  it('makes no server call when there is no session at all', async () => {
+    const { auth, calls } = setup({}, {});
     await auth.logout();
     expect(calls).toEqual([]);
   });

@@ -189,6 +189,11 @@ describe('safeReturnPath: only paths inside this app', () => {
     ['a relative path', 'account/profile'],
     ['an empty string', ''],
     ['null', null],
+    // Issue 17: `/login?to=/%09/evil.test` arrives decoded; a browser drops the tab and goes to //evil.test.
+    ['an encoded tab', new URLSearchParams('to=/%09/evil.test').get('to')],
+    ['an encoded newline', new URLSearchParams('to=/%0a/evil.test').get('to')],
+    ['a NUL', '/account\u0000'],
+    ['a space', '/ /evil.test'],
   ])('refuses %s', (_label, to) => {
     expect(safeReturnPath(to, '/fallback')).toBe('/fallback');
   });

@@ -12,6 +12,7 @@ import { adminUsers } from './0009-admin-users.js';
 import { userSearchCovering } from './0010-user-search-covering.js';
 import { analytics } from './0011-analytics.js';
 import { purchases } from './0012-purchases.js';
+import { sessions } from './0013-sessions.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -31,5 +32,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-user-search-covering': userSearchCovering(dialect),
     '0011-analytics': analytics(dialect),
     '0012-purchases': purchases(dialect),
+    '0013-sessions': sessions(dialect),
   };
 }

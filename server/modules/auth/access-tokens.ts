@@ -10,6 +10,8 @@ const ALGORITHM = 'HS256';
 
 export interface AccessClaims {
   userId: string;
+  /** The session it belongs to (`sid`): the guard refuses the token once that session has ended. */
+  sessionId: string;
   roles: Role[];
   issuedAt: number;
   expiresAt: number;
@@ -38,15 +40,17 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(userId: string, roles: Role[]): Promise<string> {
+  /** A token of session `sessionId`, living an hour but never past `notAfter` (the session's absolute expiry). */
+  async sign(userId: string, roles: Role[], sessionId: string, notAfter: Date): Promise<string> {
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    return new SignJWT({ roles })
+    const expires = Math.min(now + ACCESS_TOKEN_TTL_SECONDS, Math.floor(notAfter.getTime() / 1000));
+    return new SignJWT({ roles, sid: sessionId })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(userId)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt(now)
-      .setExpirationTime(now + ACCESS_TOKEN_TTL_SECONDS)
+      .setExpirationTime(expires)
       .sign(this.key);
   }
 
@@ -73,17 +77,20 @@ export class AccessTokens {
         issuer: ISSUER,
         audience: AUDIENCE,
         typ: 'JWT',
-        requiredClaims: ['exp', 'iat', 'sub'],
+        requiredClaims: ['exp', 'iat', 'sub', 'sid'],
         currentDate: this.clock.now(),
       });
       const roles = Array.isArray(payload.roles) ? (payload.roles as Role[]) : [];
+      if (typeof payload.sid !== 'string' || payload.sid === '') throw new AppError('UNAUTHORIZED', 401);
       return {
         userId: payload.sub as string,
+        sessionId: payload.sid,
         roles,
         issuedAt: payload.iat as number,
         expiresAt: payload.exp as number,
       };
     } catch (error) {
+      if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', 401, { cause: error });
       throw new AppError('UNAUTHORIZED', 401, { cause: error });
     }

@@ -23,7 +23,13 @@ export class OfflineTokens {
     private readonly clock: Clock,
   ) {}
 
-  async issue(userId: string, familyId: string = randomUUID(), db: Kysely<Database> = this.db): Promise<string> {
+  /** A new token of a session's family, expiring with the session (issue 17: offline tokens belong to their session). */
+  async issue(
+    userId: string,
+    session: { sessionId: string; expiresAt: Date },
+    familyId: string = randomUUID(),
+    db: Kysely<Database> = this.db,
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     await db
@@ -34,16 +40,17 @@ export class OfflineTokens {
         token_hash: digest(token),
         family_id: familyId,
         created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + OFFLINE_TOKEN_TTL_DAYS * 86_400_000).toISOString(),
+        expires_at: new Date(Math.min(now.getTime() + OFFLINE_TOKEN_TTL_DAYS * 86_400_000, session.expiresAt.getTime())).toISOString(),
         rotated_at: null,
         revoked_at: null,
+        session_id: session.sessionId,
       })
       .execute();
     return token;
   }
 
-  /** Exchanges a valid offline token for its successor; returns the owner and the new token. */
-  async rotate(token: string): Promise<{ userId: string; token: string }> {
+  /** Exchanges a valid offline token for its successor; returns the owner, its session and the new token. */
+  async rotate(token: string): Promise<{ userId: string; sessionId: string; token: string }> {
     const now = this.clock.now();
     const outcome = await this.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -51,7 +58,7 @@ export class OfflineTokens {
         .selectAll()
         .where('token_hash', '=', digest(token))
         .executeTakeFirst();
-      if (!row || row.revoked_at !== null) throw new AppError('INVALID_TOKEN', 401);
+      if (!row || row.revoked_at !== null || row.session_id === null) throw new AppError('INVALID_TOKEN', 401);
       if (new Date(row.expires_at) <= now) throw new AppError('SESSION_EXPIRED', 401);
 
       let rotatedAt = row.rotated_at;
@@ -76,25 +83,27 @@ export class OfflineTokens {
       if (rotatedAt !== null && now.getTime() - new Date(rotatedAt).getTime() > ROTATION_GRACE_MS) {
         return { reused: true as const, familyId: row.family_id };
       }
-      const successor = await this.issue(row.user_id, row.family_id, trx);
-      return { reused: false as const, userId: row.user_id, token: successor };
+      const successor = await this.issue(row.user_id, { sessionId: row.session_id, expiresAt: new Date(row.expires_at) }, row.family_id, trx);
+      return { reused: false as const, userId: row.user_id, sessionId: row.session_id, token: successor };
     });
     if (outcome.reused) {
       // Revoked in its own statement: throwing inside the transaction above would roll the revocation back.
       await this.revokeFamilyIn(this.db, outcome.familyId);
       throw new AppError('INVALID_TOKEN', 401);
     }
-    return { userId: outcome.userId, token: outcome.token };
+    return { userId: outcome.userId, sessionId: outcome.sessionId, token: outcome.token };
   }
 
   /** Logout: the token and every token of its family stop working. Unknown tokens are ignored. */
-  async revoke(token: string): Promise<void> {
+  async revoke(token: string): Promise<{ userId: string; sessionId: string | null } | null> {
     const row = await this.db
       .selectFrom('refresh_tokens')
-      .select('family_id')
+      .select(['family_id', 'user_id', 'session_id'])
       .where('token_hash', '=', digest(token))
       .executeTakeFirst();
-    if (row) await this.revokeFamilyIn(this.db, row.family_id);
+    if (!row) return null;
+    await this.revokeFamilyIn(this.db, row.family_id);
+    return { userId: row.user_id, sessionId: row.session_id };
   }
 
   /**

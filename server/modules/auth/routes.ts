@@ -11,19 +11,20 @@ import {
   validateTokenResponseSchema,
 } from '../../../contract/auth.js';
 import * as auth from './service.js';
+import { clientOf, type Guards } from '../../plugins/authentication.js';
 
 /** Sign-in endpoints of spec section 7; attempts per address are rate limited against guessing. */
-export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async (app, { deps }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.post(
     '/auth/login',
     { config: PER_ADDRESS_LIMIT, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
-    async (request) => auth.login(deps, request.body),
+    async (request) => auth.login(deps, request.body, clientOf(request)),
   );
 
   app.post(
     '/auth/admin-login',
     { config: PER_ADDRESS_LIMIT, schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } } },
-    async (request) => auth.adminLogin(deps, request.body),
+    async (request) => auth.adminLogin(deps, request.body, clientOf(request)),
   );
 
   app.post(
@@ -37,9 +38,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps }> = async 
 
   app.post(
     '/auth/logout',
-    { schema: { body: logoutRequestSchema, response: { 204: z.null() } } },
+    { onRequest: guards.signingOut, schema: { body: logoutRequestSchema.nullish(), response: { 204: z.null() } } },
     async (request, reply) => {
-      await auth.logout(deps, request.body.offlineToken);
+      const user = request.authUser;
+      const session = request.authSession;
+      await auth.logout(deps, { offlineToken: request.body?.offlineToken, session: user && session ? { userId: user.id, sessionId: session.id } : null });
       return reply.code(204).send(null);
     },
   );

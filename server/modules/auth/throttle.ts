@@ -4,6 +4,11 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 
+/** 429 with the seconds until the window ends, for the `Retry-After` header. */
+function tooMany(windowEndsAt: string, now: Date): AppError {
+  return new AppError('TOO_MANY_REQUESTS', 429, { retryAfterSeconds: Math.max(1, Math.ceil((Date.parse(windowEndsAt) - now.getTime()) / 1000)) });
+}
+
 export interface ThrottleRule {
   /** Attempts allowed per window. */
   limit: number;
@@ -36,16 +41,22 @@ export class Throttle {
           window_ends_at: sql<string>`case when throttles.window_ends_at <= ${nowIso} then ${windowEnd} else throttles.window_ends_at end`,
         }),
       )
-      .returning('count')
+      .returning(['count', 'window_ends_at'])
       .executeTakeFirstOrThrow();
-    if (Number(row.count) > rule.limit) throw new AppError('TOO_MANY_REQUESTS', 429);
+    if (Number(row.count) > rule.limit) throw tooMany(row.window_ends_at, now);
+  }
+
+  /** The attempts counted under `key` in its current window (0 when none or the window has passed). */
+  async count(key: string): Promise<number> {
+    const row = await this.db.selectFrom('throttles').select(['count', 'window_ends_at']).where('key', '=', key).executeTakeFirst();
+    return row && new Date(row.window_ends_at) > this.clock.now() ? Number(row.count) : 0;
   }
 
   /** Throws 429 when the key already used up its window, without counting an attempt. */
   async check(key: string, rule: ThrottleRule): Promise<void> {
     const row = await this.db.selectFrom('throttles').select(['count', 'window_ends_at']).where('key', '=', key).executeTakeFirst();
     if (row && new Date(row.window_ends_at) > this.clock.now() && Number(row.count) >= rule.limit) {
-      throw new AppError('TOO_MANY_REQUESTS', 429);
+      throw tooMany(row.window_ends_at, this.clock.now());
     }
   }
 

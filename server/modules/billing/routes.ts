@@ -20,6 +20,7 @@ import {
   type PaddleConfig,
 } from '../../../contract/billing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { Catalogue } from './catalogue.js';
 import { createCheckout, forgetOpenCheckouts } from './checkout.js';
 import { buyerOf } from './buyer.js';
@@ -86,7 +87,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refun
 
   app.get(
     '/perpetual/discount-object-by-code/',
-    { schema: { querystring: discountByCodeQuerySchema, response: { 200: discountSchema } } },
+    { config: { guessLimit: GUESS_LIMITS.discountCode }, schema: { querystring: discountByCodeQuerySchema, response: { 200: discountSchema } } },
     async (request) => catalogue.discountByCode(request.query.discountCode, { humbleBundle: request.query.humbleBundle === 'true' }),
   );
 

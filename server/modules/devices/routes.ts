@@ -18,6 +18,7 @@ import {
 } from '../../../contract/licensing.js';
 import { AppError } from '../../errors.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import type { LiteKeyDeps } from '../lite-keys/service.js';
 import { claimLiteKey } from '../lite-keys/service.js';
 import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps } from './service.js';
@@ -46,7 +47,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ deps: DeviceDeps & LiteKeyDep
 
   app.post(
     '/desktop/activate',
-    { onRequest: guards.user, schema: { body: activateRequestSchema, response: { 200: activateResponseSchema } } },
+    { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.activation }, schema: { body: activateRequestSchema, response: { 200: activateResponseSchema } } },
     async (request) => activateDevice(deps, currentUser(request).id, request.body),
   );
 
@@ -66,7 +67,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ deps: DeviceDeps & LiteKeyDep
     reportBatch(deps, await deviceSeat(deps, request), request.body),
   );
 
-  app.post('/desktop/lite-keys/claim', { schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => {
+  app.post('/desktop/lite-keys/claim', { config: { guessLimit: GUESS_LIMITS.liteKey }, schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => {
     const seat = await deviceSeat(deps, request);
     return { grant: await claimLiteKey(deps, seat.user_id, request.body.code) };
   });

@@ -4,6 +4,16 @@ import type { PortalEvent } from '../../../contract/events.js';
 export type StreamEvent = PortalEvent | AnalyticsEvent;
 type Listener = (event: StreamEvent) => void;
 
+/**
+ * What changes who may hear what, announced to every open stream's owner: sessions that ended (their
+ * streams close), a user deleted (all their streams close), roles changed (admin events follow at once).
+ */
+export type StreamControl =
+  | { kind: 'sessions-ended'; userId: string; sessionIds: string[] | 'all' }
+  | { kind: 'user-deleted'; userId: string }
+  | { kind: 'roles-changed'; userId: string; roles: string[] };
+type ControlListener = (control: StreamControl) => void;
+
 /** The topic every signed-in admin's stream also listens to (the dashboard's live counters). */
 export const ADMINS = 'role:admin';
 
@@ -13,6 +23,17 @@ export const ADMINS = 'role:admin';
  */
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly controls = new Set<ControlListener>();
+
+  /** Hears every control message (the stream registry). */
+  onControl(listener: ControlListener): () => void {
+    this.controls.add(listener);
+    return () => this.controls.delete(listener);
+  }
+
+  announce(control: StreamControl): void {
+    for (const listener of this.controls) listener(control);
+  }
 
   subscribe(userId: string, listener: Listener): () => void {
     const forUser = this.listeners.get(userId) ?? new Set<Listener>();

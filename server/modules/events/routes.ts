@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import { isAdmin } from '../../../contract/users.js';
 import { ADMINS, type EventBus, type StreamEvent } from './bus.js';
+import type { StreamRegistry } from './streams.js';
 
 /** How soon a browser reconnects after the stream drops (the SPA adds its own backoff on top). */
 const RETRY_MS = 3000;
@@ -11,7 +12,10 @@ const RETRY_MS = 3000;
  * transaction, seat), with a comment line every heartbeat so proxies keep it open and the client can
  * tell a dead connection from a quiet one.
  */
-export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; guards: Guards; heartbeatMs: number }> = async (app, { bus, guards, heartbeatMs }) => {
+export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: StreamRegistry; guards: Guards; heartbeatMs: number }> = async (
+  app,
+  { bus, streams, guards, heartbeatMs },
+) => {
   const open = new Set<() => void>();
   // Open streams would hold the server open: they end before it closes.
   app.addHook('preClose', async () => {
@@ -20,6 +24,32 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; guards: Guards;
 
   app.get('/events', { onRequest: guards.user }, async (request, reply) => {
     const user = currentUser(request);
+    const session = currentSession(request);
+    let unsubscribers: (() => void)[] = [];
+    let adminSubscription: (() => void) | null = null;
+    let ended = false;
+    // Started once the stream is open (a refused stream must leave no timer behind).
+    const timer: { heartbeat?: ReturnType<typeof setInterval> } = {};
+    const send = (event: StreamEvent) => reply.raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const setAdmin = (admin: boolean) => {
+      if (admin && !adminSubscription) adminSubscription = bus.subscribe(ADMINS, send);
+      if (!admin && adminSubscription) {
+        adminSubscription();
+        adminSubscription = null;
+      }
+    };
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(timer.heartbeat);
+      unsubscribers.forEach((stop) => stop());
+      setAdmin(false);
+      open.delete(end);
+      forget();
+      reply.raw.end();
+    };
+    // Refused (503) before anything is written when the process holds its maximum of streams.
+    const forget = streams.open({ userId: user.id, sessionId: session.id, end, setAdmin });
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -31,17 +61,9 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; guards: Guards;
       'x-request-id': request.id,
     });
     raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
-    const send = (event: StreamEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    const unsubscribers = [bus.subscribe(user.id, send)];
-    if (isAdmin(user.roles)) unsubscribers.push(bus.subscribe(ADMINS, send));
-    const unsubscribe = () => unsubscribers.forEach((stop) => stop());
-    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
-    const end = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      open.delete(end);
-      raw.end();
-    };
+    unsubscribers = [bus.subscribe(user.id, send)];
+    setAdmin(isAdmin(user.roles));
+    timer.heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     open.add(end);
     raw.once('close', end);
   });

@@ -9,6 +9,7 @@ import {
   redeemResponseSchema,
 } from '../../../contract/licensing.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { claimLiteKey, exportUnusedKeys, importLiteKeys, listUnusedKeys, type LiteKeyDeps } from './service.js';
 
 /** Shapelab Lite keys: admins import, list and export the unused ones; a user claims one once. */
@@ -32,7 +33,7 @@ export const liteKeyRoutes: FastifyPluginAsyncZod<{ deps: LiteKeyDeps; guards: G
     async (request) => importLiteKeys(deps, request.body.csv),
   );
 
-  app.post('/lite-keys/redeem', { onRequest: guards.user, schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => ({
+  app.post('/lite-keys/redeem', { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.liteKey }, schema: { body: redeemRequestSchema, response: { 200: redeemResponseSchema } } }, async (request) => ({
     grant: await claimLiteKey(deps, currentUser(request).id, request.body.code),
   }));
 };

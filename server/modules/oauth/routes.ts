@@ -8,7 +8,7 @@ import {
 } from '../../../contract/oauth.js';
 import { meSchema } from '../../../contract/users.js';
 import { languageFrom } from '../../i18n.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { clientOf, currentUser, type Guards } from '../../plugins/authentication.js';
 import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import * as oauth from './service.js';
 
@@ -26,7 +26,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ deps: oauth.OAuthDeps; guards:
     '/auth/:provider/redirect',
     { config: PER_ADDRESS_LIMIT, schema: { params: providerParamsSchema, body: callbackRequestSchema, response: { 200: socialLoginResponseSchema } } },
     async (request) =>
-      oauth.signIn(deps, clients, request.params.provider, request.body, languageFrom(request.headers['accept-language'])),
+      oauth.signIn(deps, clients, request.params.provider, request.body, languageFrom(request.headers['accept-language']), clientOf(request)),
   );
 
   app.post(

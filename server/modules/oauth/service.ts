@@ -9,7 +9,8 @@ import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { AccessTokens } from '../auth/access-tokens.js';
+import type { SessionClient, Sessions } from '../auth/sessions.js';
+import type { Role } from '../../../contract/users.js';
 import type { UsersRepo, UserWithRoles } from '../users/repo.js';
 import { meOf } from '../users/service.js';
 
@@ -19,7 +20,7 @@ export const AUTHORIZATION_TTL_SECONDS = 10 * 60;
 export interface OAuthDeps {
   db: Kysely<Database>;
   users: UsersRepo;
-  accessTokens: AccessTokens;
+  sessions: Sessions;
   clock: Clock;
   social: SocialConfig;
   /** The portal's public origin: the only place a provider may send the browser back to. */
@@ -231,13 +232,15 @@ export async function signIn(
   provider: SocialProvider,
   input: CallbackRequest,
   language: Language,
+  client: SessionClient,
 ): Promise<{ access_token: string; isNewUser: boolean }> {
+  const signedIn = async (user: { id: string; roles: Role[] }) => (await deps.sessions.start(user, { method: provider, remember: false, client })).access_token;
   const identity = await identify(deps, clients, provider, input, 'redirect');
   const existingId = await linkedUserId(deps, provider, identity.subject);
   if (existingId) {
     const user = await deps.users.findById(existingId);
     if (!user) throw new AppError('UNAUTHORIZED', 401);
-    return { access_token: await deps.accessTokens.sign(user.id, user.roles), isNewUser: false };
+    return { access_token: await signedIn(user), isNewUser: false };
   }
   if (!identity.email || !identity.emailVerified) throw new AppError('SOCIAL_EMAIL_UNVERIFIED', 400);
   const email = identity.email.trim().toLowerCase();
@@ -273,9 +276,9 @@ export async function signIn(
     const winner = await linkedUserId(deps, provider, identity.subject);
     const user = winner ? await deps.users.findById(winner) : undefined;
     if (!user) throw new AppError('SOCIAL_EMAIL_IN_USE', 409, { cause: error });
-    return { access_token: await deps.accessTokens.sign(user.id, user.roles), isNewUser: false };
+    return { access_token: await signedIn(user), isNewUser: false };
   }
-  return { access_token: await deps.accessTokens.sign(id, ['user']), isNewUser: true };
+  return { access_token: await signedIn({ id, roles: ['user'] }), isNewUser: true };
 }
 
 /** `POST /auth/{provider}/connect`: links the identity to the signed-in user (and to nobody else). */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
+import { countFailedGuess, GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { z } from 'zod';
 import {
   changePasswordRequestSchema,
@@ -7,17 +8,20 @@ import {
   checkOldPasswordRequestSchema,
   checkOldPasswordResponseSchema,
   checkResetTokenResponseSchema,
+  deleteAccountRequestSchema,
   okResponseSchema,
   profileUpdateSchema,
   resetPasswordRequestSchema,
 } from '../../../contract/account.js';
 import { emailSchema } from '../../../contract/auth.js';
 import { meSchema } from '../../../contract/users.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import * as account from './account.js';
+import { deleteOwnAccount, type DeletionDeps } from './deletion.js';
+import { exportOwnData } from './export.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; deletion: DeletionDeps; guards: Guards }> = async (app, { deps, deletion, guards }) => {
   app.get(
     '/users/forget-password/:email',
     { config: PER_ADDRESS_LIMIT, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
@@ -27,15 +31,19 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
   app.get(
     '/users/forget-password/check-token/:token',
     {
-      config: PER_ADDRESS_LIMIT,
+      config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.resetLink },
       schema: { params: z.object({ token: z.string().min(1).max(128) }), response: { 200: checkResetTokenResponseSchema } },
     },
-    async (request) => account.checkResetToken(deps, request.params.token),
+    async (request) => {
+      const checked = await account.checkResetToken(deps, request.params.token);
+      if (!checked.valid) await countFailedGuess(request);
+      return checked;
+    },
   );
 
   app.patch(
     '/users/forget-password/validate-token',
-    { config: PER_ADDRESS_LIMIT, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
+    { config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.resetLink }, schema: { body: resetPasswordRequestSchema, response: { 200: okResponseSchema } } },
     async (request) => account.resetPassword(deps, request.body.passwordToken, request.body.newPassword),
   );
 
@@ -48,7 +56,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
   app.patch(
     '/users/password',
     { onRequest: guards.user, schema: { body: changePasswordRequestSchema, response: { 200: changePasswordResponseSchema } } },
-    async (request) => account.changePassword(deps, currentUser(request), request.body),
+    async (request) => account.changePassword(deps, currentUser(request), currentSession(request), request.body),
   );
 
   app.patch(
@@ -56,4 +64,23 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; g
     { onRequest: guards.user, schema: { body: profileUpdateSchema, response: { 200: meSchema } } },
     async (request) => account.updateProfile(deps, currentUser(request), request.body),
   );
+
+  // Issue 17 (GDPR articles 17 and 20): the user deletes their account, or takes their data with them.
+  app.delete(
+    '/users/me',
+    { onRequest: guards.user, schema: { body: deleteAccountRequestSchema.nullish(), response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteOwnAccount(deletion, currentUser(request), currentSession(request), { password: request.body?.password });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get('/users/me/export', { onRequest: guards.user }, async (request, reply) => {
+    const data = await exportOwnData(deps, currentUser(request));
+    return reply
+      .header('content-disposition', `attachment; filename="shapelab-data-${data.exportedAt.slice(0, 10)}.json"`)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(data, null, 2));
+  });
 };

@@ -11,13 +11,13 @@ import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { AccessTokens } from '../auth/access-tokens.js';
+import type { Sessions } from '../auth/sessions.js';
 import type { OfflineTokens } from '../auth/offline-tokens.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
 import { appLink, renderMail } from '../mail/templates.js';
-import type { UsersRepo, UserWithRoles } from './repo.js';
+import type { AuthSession, UsersRepo, UserWithRoles } from './repo.js';
 import { meOf } from './service.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
@@ -28,7 +28,7 @@ const OLD_PASSWORD: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 export interface AccountDeps {
   db: Kysely<Database>;
   users: UsersRepo;
-  accessTokens: AccessTokens;
+  sessions: Sessions;
   offlineTokens: OfflineTokens;
   throttle: Throttle;
   mailer: Mailer;
@@ -37,13 +37,18 @@ export interface AccountDeps {
   background: BackgroundTasks;
 }
 
-/** Password changed: every access token issued before now and every other remembered session stop working. */
-async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash: string, keepOfflineToken?: string) {
+/**
+ * Password changed: every session but `keepSession` ends (its tokens refused from the next request, its
+ * offline tokens revoked, its event streams closed), and every access token issued before now stops
+ * working; the kept session's offline token, when given, is rotated.
+ */
+async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash: string, keep: { sessionId: string; offlineToken?: string } | null) {
   const now = deps.clock.now();
   // Whole seconds, as in the tokens' iat: the token issued right after this is still valid.
   const validAfter = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString();
   await deps.users.update(userId, { password_hash: passwordHash, tokens_valid_after: validAfter }, now.toISOString());
-  return deps.offlineTokens.revokeAllForUser(userId, keepOfflineToken);
+  await deps.sessions.endAllExcept(userId, keep?.sessionId ?? null, 'password-changed');
+  return deps.offlineTokens.revokeAllForUser(userId, keep?.offlineToken);
 }
 
 /** `GET /users/forget-password/{email}`: the same answer whether or not the account exists. */
@@ -100,7 +105,7 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
-  await endOtherSessions(deps, row.user_id, await hashPassword(newPassword));
+  await endOtherSessions(deps, row.user_id, await hashPassword(newPassword), null);
   // Other links of the same account die with this one.
   await deps.db
     .updateTable('password_resets')
@@ -120,6 +125,7 @@ export async function checkOldPassword(deps: AccountDeps, user: UserWithRoles, o
 export async function changePassword(
   deps: AccountDeps,
   user: UserWithRoles,
+  session: AuthSession,
   input: { password: string; oldPassword?: string; offlineToken?: string },
 ): Promise<{ access_token: string; offline_token?: string }> {
   await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
@@ -128,8 +134,8 @@ export async function changePassword(
     user.password_hash === null || (input.oldPassword !== undefined && (await verifyPassword(user.password_hash, input.oldPassword)));
   if (!confirmed) throw new AppError('WRONG_OLD_PASSWORD', 400);
   if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
-  const offline = await endOtherSessions(deps, user.id, await hashPassword(input.password), input.offlineToken);
-  const access_token = await deps.accessTokens.sign(user.id, user.roles);
+  const offline = await endOtherSessions(deps, user.id, await hashPassword(input.password), { sessionId: session.id, offlineToken: input.offlineToken });
+  const access_token = await deps.sessions.renewToken(user, session);
   return offline ? { access_token, offline_token: offline } : { access_token };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AdminUser, AuditEntry, ListUsersQuery, ListUsersResponse, Role, UserSortField } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
+import type { EventBus } from '../events/bus.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -10,6 +11,8 @@ export interface AdminDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   clock: Clock;
+  /** Told of role changes and deletions, so open event streams follow at once. */
+  bus: EventBus;
 }
 
 /** Grid column -> users column; only these names ever reach ORDER BY. Each has an index (column, id). */
@@ -214,6 +217,8 @@ export async function changeRoles(deps: AdminDeps, actorId: string, targetId: st
       .execute();
     await audit(trx, { actorId, targetId, action: 'roles.changed', details: { from: current, to: roles }, at: deps.clock.now().toISOString() });
   });
+  // A demoted admin's open streams stop hearing admin events now, a promoted user's start.
+  deps.bus.announce({ kind: 'roles-changed', userId: targetId, roles });
   return oneUser(deps, targetId);
 }
 
@@ -240,6 +245,7 @@ export async function deleteUser(deps: AdminDeps, actorId: string, targetId: str
       at: deps.clock.now().toISOString(),
     });
   });
+  deps.bus.announce({ kind: 'user-deleted', userId: targetId });
   return { id: targetId };
 }
 

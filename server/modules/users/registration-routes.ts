@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
+import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { z } from 'zod';
 import { emailSchema } from '../../../contract/auth.js';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../../contract/registration.js';
 import { languageFrom } from '../../i18n.js';
 import * as registration from './registration.js';
+import { clientOf } from '../../plugins/authentication.js';
 
 /** Registration and email verification (spec sections 2, 4 and 7); all public, limited per address. */
 export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.RegistrationDeps }> = async (app, { deps }) => {
@@ -35,14 +37,14 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
 
   app.post(
     '/users/validate/code',
-    { config: PER_ADDRESS_LIMIT, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
-    async (request) => registration.verifyCode(deps, request.body.email, request.body.code),
+    { config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.verificationCode }, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
+    async (request) => registration.verifyCode(deps, request.body.email, request.body.code, clientOf(request)),
   );
 
   app.get(
     '/users/validate/:token',
     {
-      config: PER_ADDRESS_LIMIT,
+      config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.verificationLink },
       schema: { params: z.object({ token: z.string().min(16).max(128) }), response: { 200: verifyLinkResponseSchema } },
     },
     async (request) => registration.verifyLink(deps, request.params.token),

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { AccessTokens } from '../auth/access-tokens.js';
+import type { SessionClient, Sessions } from '../auth/sessions.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import { MailRejectedError, type Mailer } from '../mail/mailer.js';
@@ -29,7 +29,7 @@ export interface RegistrationDeps {
   db: Kysely<Database>;
   users: UsersRepo;
   verifications: VerificationsRepo;
-  accessTokens: AccessTokens;
+  sessions: Sessions;
   throttle: Throttle;
   mailer: Mailer;
   clock: Clock;
@@ -117,7 +117,7 @@ export async function register(
 }
 
 /** `/users/confirm`: the 6-digit code signs the user in. Unknown address and wrong code answer alike. */
-export async function verifyCode(deps: RegistrationDeps, email: string, code: string): Promise<{ access_token: string }> {
+export async function verifyCode(deps: RegistrationDeps, email: string, code: string, client: SessionClient): Promise<{ access_token: string }> {
   await deps.throttle.hit(`code:${email}`, CODE_ENTRY);
   const user = await deps.users.findByEmail(email);
   const pending = user ? await deps.verifications.forUser(user.id) : undefined;
@@ -135,7 +135,9 @@ export async function verifyCode(deps: RegistrationDeps, email: string, code: st
     throw new AppError('INVALID_VERIFICATION_CODE', 400);
   }
   await deps.throttle.reset(`code:${email}`);
-  return { access_token: await deps.accessTokens.sign(user.id, user.roles) };
+  // Confirming the account signs it in (spec section 4): a session of its own.
+  const session = await deps.sessions.start(user, { method: 'code', remember: false, client });
+  return { access_token: session.access_token };
 }
 
 /** `/users/validate/{token}`: the link from the mail verifies the address. */

@@ -13,6 +13,14 @@ export interface UserWithRoles extends UserRow {
 }
 
 type UserRoleRow = UserRow & { role: string | null; google_links: number | string; facebook_links: number | string };
+type UserSessionRow = UserRoleRow & { session_id: string | null; session_expires_at: string | null; session_ended_at: string | null; session_last_active_at: string | null };
+
+/** The session an access token belongs to, as the guard reads it with the user. */
+export interface AuthSession {
+  id: string;
+  expires_at: string;
+  last_active_at: string;
+}
 
 /** How many accounts of a provider are linked to the user of the outer query (a literal, so no parameter). */
 function linkCount(eb: ExpressionBuilder<Database, 'users'>, provider: 'google' | 'facebook', alias: `${typeof provider}_links`) {
@@ -68,6 +76,7 @@ export class UsersRepo {
    * each call only binds the id. (Building the query with Kysely cost as much as running it.)
    */
   private readonly byIdQuery: CompiledQuery<UserRoleRow>;
+  private readonly withSessionQuery: CompiledQuery<UserSessionRow>;
   private readonly db: Kysely<Database>;
 
   constructor(private readonly database: Db) {
@@ -80,6 +89,33 @@ export class UsersRepo {
       .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')])
       .where('users.id', '=', '')
       .compile();
+    // The same lookup with the token's session, so checking that the session is live costs no second query.
+    this.withSessionQuery = this.db
+      .selectFrom('users')
+      .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .leftJoin('sessions', (join) => join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', ''))
+      .selectAll('users')
+      .select(['user_roles.role', 'sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.ended_at as session_ended_at', 'sessions.last_active_at as session_last_active_at'])
+      .select((eb) => [linkCount(eb, 'google', 'google_links'), linkCount(eb, 'facebook', 'facebook_links')])
+      .where('users.id', '=', '')
+      .compile();
+  }
+
+  /**
+   * The user with roles, and the session `sessionId` when it is theirs and live at `now` (ended or
+   * expired: null). One query per authenticated request.
+   */
+  async findWithSession(id: string, sessionId: string, now: Date): Promise<{ user: UserWithRoles; session: AuthSession | null } | undefined> {
+    const rows = await this.database.read(this.withSessionQuery, [sessionId, id]);
+    const user = withRoles(rows);
+    const row = rows[0];
+    if (!user || !row) return undefined;
+    const live =
+      row.session_id !== null && row.session_expires_at !== null && row.session_ended_at === null && Date.parse(row.session_expires_at) > now.getTime();
+    return {
+      user,
+      session: live ? { id: row.session_id as string, expires_at: row.session_expires_at as string, last_active_at: row.session_last_active_at as string } : null,
+    };
   }
 
   async findById(id: string): Promise<UserWithRoles | undefined> {

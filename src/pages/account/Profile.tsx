@@ -34,6 +34,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PageCard } from '../../components/PageCard.js';
 import { licensingApi } from '../../licensing/api.js';
 import type { SocialNotice } from './SocialAccount.js';
+import { DeleteMyAccount, DownloadMyData } from './profile/YourData.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof DetailsValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -545,6 +546,12 @@ export default function Profile() {
           </Section>
           <Section title={t('download.title')}>
             <DownloadShapelab />
+          </Section>
+          <Section title={t('pages.profile.data.title')}>
+            <DownloadMyData />
+          </Section>
+          <Section title={t('pages.profile.data.dangerTitle')}>
+            <DeleteMyAccount hasPassword={shown.hasPassword} />
           </Section>
         </>
       ) : (

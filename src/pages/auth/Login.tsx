@@ -1,7 +1,8 @@
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/LocaleScope.js';
 import { SocialButtons } from '../../components/SocialButtons.js';
@@ -10,6 +11,9 @@ import { SignInForm } from './SignInForm.js';
 export default function Login() {
   const { t } = useTranslation();
   const { localize } = useLocale();
+  // After deleting the account (issue 17) the user lands here with `?deleted=1`.
+  const [search] = useSearchParams();
+  const deleted = search.get('deleted') === '1';
   return (
     <SignInForm
       admin={false}
@@ -17,6 +21,11 @@ export default function Login() {
       submitLabel={t('pages.login.submit')}
       footer={
         <>
+          {deleted && (
+            <Alert severity="info" role="status" sx={{ mb: 2 }}>
+              {t('pages.login.accountDeleted')}
+            </Alert>
+          )}
           <SocialButtons />
           <Stack spacing={1} sx={{ mt: 3 }}>
             <Link component={RouterLink} to={localize('/forgot-password')}>

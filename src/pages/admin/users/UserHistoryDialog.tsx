@@ -26,6 +26,7 @@ function roleNames(t: TFunction, roles: unknown): string | null {
 /** One audit entry in words: what changed (roles from and to), or that the account was deleted. */
 function describe(t: TFunction, entry: AuditEntry): string {
   if (entry.action === 'user.deleted') return t('pages.users.audit.deleted');
+  if (entry.action === 'account.deleted') return t('pages.users.audit.deletedBySelf');
   if (entry.action === 'purchase.duplicate_undone') return t('pages.users.audit.duplicateUndone');
   if (entry.action === 'purchase.refunded') return t('pages.users.audit.refunded');
   const from = roleNames(t, entry.details.from);

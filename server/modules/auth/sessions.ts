@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import Bowser from 'bowser';
+import type { Kysely } from 'kysely';
+import type { SessionView } from '../../../contract/account.js';
+import type { Role } from '../../../contract/users.js';
+import type { Clock } from '../../clock.js';
+import type { Database, SessionsTable } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { AccessTokens } from './access-tokens.js';
+import type { OfflineTokens } from './offline-tokens.js';
+
+/** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const REMEMBERED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** `last_active_at` is written at most this often per session, not on every request. */
+const ACTIVITY_RESOLUTION_MS = 60_000;
+
+export type SignInMethod = SessionsTable['method'];
+
+/** Where a sign-in comes from: the browser's user agent and the client address (behind TRUST_PROXY's proxies). */
+export interface SessionClient {
+  userAgent: string | null;
+  address: string | null;
+}
+
+/** Why a session ended; also what a stream listening on it is told. */
+export type EndReason = 'signed-out' | 'ended-by-user' | 'password-changed' | 'account-deleted';
+
+/** Told when sessions end, so open event streams of those sessions close at once. */
+export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => void;
+
+/** The browser and system of a user agent, in words a person recognises ("Chrome 131", "Windows 10"). */
+export function describeClient(userAgent: string | null): { browser: string | null; os: string | null } {
+  if (!userAgent) return { browser: null, os: null };
+  const parsed = Bowser.parse(userAgent);
+  const browser = parsed.browser.name ? [parsed.browser.name, parsed.browser.version?.split('.')[0]].filter(Boolean).join(' ') : null;
+  const os = parsed.os.name ? [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ') : null;
+  return { browser, os };
+}
+
+/**
+ * Server-side sessions (issue 17). Every sign-in starts one; its access tokens carry its id and expire
+ * no later than it does; its offline token renews only it. Ending a session refuses its tokens from the
+ * next request on (the guard reads the session with the user), revokes its offline tokens and tells the
+ * event streams.
+ */
+export class Sessions {
+  private onEnded: SessionsEnded = () => undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly accessTokens: AccessTokens,
+    private readonly offlineTokens: OfflineTokens,
+  ) {}
+
+  /** Where ended sessions are announced (the event streams); set once when the app is built. */
+  announceEndsTo(listener: SessionsEnded): void {
+    this.onEnded = listener;
+  }
+
+  /** Starts a session for a sign-in: its access token, and its offline token with "remember me". */
+  async start(
+    user: { id: string; roles: Role[] },
+    options: { method: SignInMethod; remember: boolean; client: SessionClient },
+  ): Promise<{ sessionId: string; access_token: string; offline_token?: string }> {
+    const now = this.clock.now();
+    const id = randomUUID();
+    const expiresAt = new Date(now.getTime() + (options.remember ? REMEMBERED_SESSION_TTL_MS : SESSION_TTL_MS));
+    const { browser, os } = describeClient(options.client.userAgent);
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id,
+        user_id: user.id,
+        method: options.method,
+        remember: options.remember ? 1 : 0,
+        created_at: now.toISOString(),
+        last_active_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+        ended_at: null,
+        ended_reason: null,
+        browser: browser?.slice(0, 100) ?? null,
+        os: os?.slice(0, 100) ?? null,
+        address: options.client.address?.slice(0, 64) ?? null,
+      })
+      .execute();
+    const access_token = await this.accessTokens.sign(user.id, user.roles, id, expiresAt);
+    if (!options.remember) return { sessionId: id, access_token };
+    return { sessionId: id, access_token, offline_token: await this.offlineTokens.issue(user.id, { sessionId: id, expiresAt }) };
+  }
+
+  /** A fresh access token for a live session (renewal), never past the session's absolute expiry. */
+  async renewToken(user: { id: string; roles: Role[] }, session: { id: string; expires_at: string }): Promise<string> {
+    return this.accessTokens.sign(user.id, user.roles, session.id, new Date(session.expires_at));
+  }
+
+  /** The session if it is live now (not ended, not expired), else null. */
+  async live(sessionId: string, userId: string): Promise<{ id: string; expires_at: string } | null> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'expires_at', 'ended_at'])
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row || row.ended_at !== null || Date.parse(row.expires_at) <= this.clock.now().getTime()) return null;
+    return row;
+  }
+
+  /** Records activity, at most once a minute per session. */
+  async touch(sessionId: string, lastActiveAt: string): Promise<void> {
+    const now = this.clock.now();
+    if (now.getTime() - Date.parse(lastActiveAt) < ACTIVITY_RESOLUTION_MS) return;
+    await this.db.updateTable('sessions').set({ last_active_at: now.toISOString() }).where('id', '=', sessionId).execute();
+  }
+
+  /** Ends one of the user's sessions; false when it is not theirs or has ended already. */
+  async end(userId: string, sessionId: string, reason: EndReason): Promise<boolean> {
+    const ended = await this.endWhere(userId, reason, sessionId, null);
+    return ended.length > 0;
+  }
+
+  /** Ends every live session of the user but `keep` (null: all of them); returns how many ended. */
+  async endAllExcept(userId: string, keep: string | null, reason: EndReason): Promise<number> {
+    return (await this.endWhere(userId, reason, null, keep)).length;
+  }
+
+  private async endWhere(userId: string, reason: EndReason, only: string | null, except: string | null): Promise<string[]> {
+    const now = this.clock.now().toISOString();
+    let query = this.db.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
+    if (only) query = query.where('id', '=', only);
+    if (except) query = query.where('id', '!=', except);
+    const ended = (await query.returning('id').execute()).map((row) => row.id);
+    if (ended.length === 0) return ended;
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('session_id', 'in', ended)
+      .where('revoked_at', 'is', null)
+      .execute();
+    this.onEnded(userId, ended);
+    return ended;
+  }
+
+  /** `GET /users/me/sessions`: the user's live sessions, the current one marked, most recently active first. */
+  async list(userId: string, currentSessionId: string): Promise<SessionView[]> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .where('expires_at', '>', this.clock.now().toISOString())
+      .orderBy('last_active_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      current: row.id === currentSessionId,
+      createdAt: new Date(row.created_at).toISOString(),
+      lastActiveAt: new Date(row.last_active_at).toISOString(),
+      expiresAt: new Date(row.expires_at).toISOString(),
+      browser: row.browser,
+      os: row.os,
+      address: row.address,
+    }));
+  }
+
+  /** `DELETE /users/me/sessions/{id}`: ends one of the caller's sessions (404 for anything not theirs or gone). */
+  async endOne(userId: string, sessionId: string): Promise<void> {
+    if (!(await this.end(userId, sessionId, 'ended-by-user'))) throw new AppError('SESSION_NOT_FOUND', 404);
+  }
+}

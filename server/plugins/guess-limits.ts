@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { Throttle, ThrottleRule } from '../modules/auth/throttle.js';
+
+/**
+ * Issue 17: every code that can be guessed (discount codes, coupons, Lite keys, verification codes,
+ * reset links, the desktop activation) is limited per client address and, when signed in, per account.
+ * Failed attempts are counted in the database (so every instance shares the count); once a limit is
+ * reached, the next attempt is refused with 429 TOO_MANY_REQUESTS and `Retry-After` before it runs.
+ */
+export interface GuessLimit {
+  /** The counter's name, e.g. 'coupon'. */
+  name: string;
+  perAddress: ThrottleRule;
+  perAccount?: ThrottleRule;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    guessLimit?: GuessLimit;
+  }
+}
+
+function keysOf(request: FastifyRequest, limit: GuessLimit): { key: string; rule: ThrottleRule }[] {
+  const keys = [{ key: `guess:${limit.name}:address:${request.ip}`, rule: limit.perAddress }];
+  if (limit.perAccount && request.authUser) keys.push({ key: `guess:${limit.name}:account:${request.authUser.id}`, rule: limit.perAccount });
+  return keys;
+}
+
+/**
+ * Counts a failed guess on a route whose answer is not an error (a reset link checked and found
+ * invalid answers 200 `{ valid: false }`).
+ */
+export async function countFailedGuess(request: FastifyRequest): Promise<void> {
+  await request.server.countFailedGuess(request);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    countFailedGuess(request: FastifyRequest): Promise<void>;
+  }
+}
+
+export function registerGuessLimits(app: FastifyInstance, throttle: Throttle): void {
+  const count = async (request: FastifyRequest) => {
+    const limit = request.routeOptions.config.guessLimit;
+    if (!limit) return;
+    for (const { key, rule } of keysOf(request, limit)) {
+      await throttle.hit(key, rule).catch((reached: unknown) => {
+        if (!(reached instanceof AppError)) throw reached;
+      });
+    }
+  };
+  app.decorate('countFailedGuess', count);
+  app.addHook('preHandler', async (request) => {
+    const limit = request.routeOptions.config.guessLimit;
+    if (!limit) return;
+    for (const { key, rule } of keysOf(request, limit)) await throttle.check(key, rule);
+  });
+  app.addHook('onError', async (request, _reply, error) => {
+    const limit = request.routeOptions.config.guessLimit;
+    // A wrong, used or expired code counts; a refusal by this limit itself, or a server failure, does not.
+    if (!limit || !(error instanceof AppError) || error.statusCode < 400 || error.statusCode >= 500 || error.statusCode === 429) return;
+    await count(request);
+  });
+}
+
+const MINUTES = 60;
+/** The limits of each guessable code (attempts that failed, per window). */
+export const GUESS_LIMITS = {
+  discountCode: { name: 'discount-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
+  coupon: { name: 'coupon', perAddress: { limit: 20, windowSeconds: 15 * MINUTES }, perAccount: { limit: 10, windowSeconds: 15 * MINUTES } },
+  liteKey: { name: 'lite-key', perAddress: { limit: 20, windowSeconds: 15 * MINUTES }, perAccount: { limit: 10, windowSeconds: 15 * MINUTES } },
+  verificationCode: { name: 'verification-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
+  verificationLink: { name: 'verification-link', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
+  resetLink: { name: 'reset-link', perAddress: { limit: 20, windowSeconds: 15 * MINUTES } },
+  activation: { name: 'activation', perAddress: { limit: 40, windowSeconds: 60 * MINUTES }, perAccount: { limit: 20, windowSeconds: 60 * MINUTES } },
+} satisfies Record<string, GuessLimit>;

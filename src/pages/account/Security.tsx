@@ -1,0 +1,149 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SessionView } from '../../../contract/account.js';
+import { accountApi, messageKeyOf } from '../../../providers/index.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+
+type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
+
+/**
+ * `/account/security` (issue 17): where the user is signed in, with this device marked; signing one
+ * session out, or every other one, after a confirmation. A session signed out here is refused by the
+ * server from its next request, so that browser lands on the sign-in page.
+ */
+export default function SecurityPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language } = useLocale();
+  const [sessions, setSessions] = useState<SessionView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      setSessions(await accountApi.sessions());
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  async function confirm(action: Pending) {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      if (action.kind === 'one') {
+        await accountApi.endSession(action.session.id);
+        setDone(t('pages.security.signedOutOne'));
+      } else {
+        const { ended } = await accountApi.endOtherSessions();
+        setDone(t('pages.security.signedOutOthers', { count: ended }));
+      }
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    } finally {
+      setPending(null);
+      setBusy(false);
+      void refresh();
+    }
+  }
+
+  if (!sessions && !error) return <FullPageSpinner />;
+  const when = (iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const name = (session: SessionView) => ({ browser: session.browser ?? t('pages.security.unknown'), system: session.os ?? t('pages.security.unknown') });
+  const others = sessions?.filter((session) => !session.current) ?? [];
+
+  return (
+    <PageCard title={t(titleKey)} testId="security">
+      <Typography sx={{ mb: 2 }}>{t('pages.security.intro')}</Typography>
+      <ErrorAlert messageKey={error} />
+      {done && (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {done}
+        </Alert>
+      )}
+      {sessions && (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label={t('pages.security.tableLabel')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('pages.security.browser')}</TableCell>
+                <TableCell>{t('pages.security.system')}</TableCell>
+                <TableCell>{t('pages.security.address')}</TableCell>
+                <TableCell>{t('pages.security.signedIn')}</TableCell>
+                <TableCell>{t('pages.security.lastActive')}</TableCell>
+                <TableCell>{t('pages.security.expires')}</TableCell>
+                <TableCell>{t('pages.security.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {sessions.map((session) => (
+                <TableRow key={session.id} data-testid={session.current ? 'session-current' : 'session-other'}>
+                  <TableCell>
+                    {name(session).browser}{' '}
+                    {session.current && <Chip size="small" color="primary" label={t('pages.security.thisDevice')} sx={{ ml: 1 }} />}
+                  </TableCell>
+                  <TableCell>{name(session).system}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{session.address ?? t('pages.security.unknown')}</TableCell>
+                  <TableCell>{when(session.createdAt)}</TableCell>
+                  <TableCell>{when(session.lastActiveAt)}</TableCell>
+                  <TableCell>{when(session.expiresAt)}</TableCell>
+                  <TableCell>
+                    {!session.current && (
+                      <Button
+                        size="small"
+                        color="error"
+                        disabled={busy}
+                        onClick={() => setPending({ kind: 'one', session })}
+                        aria-label={t('pages.security.signOutLabel', name(session))}
+                      >
+                        {t('pages.security.signOut')}
+                      </Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
+      {sessions && others.length === 0 && <Typography sx={{ mt: 2 }}>{t('pages.security.onlyThis')}</Typography>}
+      {others.length > 0 && (
+        <Button sx={{ mt: 2 }} variant="outlined" color="error" disabled={busy} onClick={() => setPending({ kind: 'others' })}>
+          {t('pages.security.signOutOthers')}
+        </Button>
+      )}
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'one' ? t('pages.security.confirmOneTitle', name(pending.session)) : t('pages.security.confirmOthersTitle')}
+        confirmLabel={pending?.kind === 'one' ? t('pages.security.signOut') : t('pages.security.signOutOthers')}
+        cancelLabel={t('pages.security.keep')}
+        busy={busy}
+        destructive
+        onCancel={() => setPending(null)}
+        onConfirm={() => pending && void confirm(pending)}
+      >
+        {pending?.kind === 'one' ? t('pages.security.confirmOneText') : t('pages.security.confirmOthersText')}
+      </ConfirmDialog>
+    </PageCard>
+  );
+}
