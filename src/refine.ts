@@ -23,6 +23,7 @@ export const refineProps = {
     { name: 'payment-options', list: '/account/payment-options' },
     { name: 'billing-info', list: '/account/billing-info' },
     { name: 'purchase-history', list: '/account/purchase-history' },
+    { name: 'licences', list: '/account/licences' },
     { name: 'device-manager', list: '/account/device-manager' },
     { name: 'security', list: '/account/security' },
     { name: 'analytics', list: '/admin/analytics' },

@@ -16,6 +16,7 @@ export const USER_MENU: MenuEntry[] = [
   { key: 'payment-options', path: '/account/payment-options', labelKey: 'routes.paymentOptions', resource: 'payment-options' },
   { key: 'billing-info', path: '/account/billing-info', labelKey: 'routes.billingInfo', resource: 'billing-info' },
   { key: 'purchase-history', path: '/account/purchase-history', labelKey: 'routes.purchaseHistory', resource: 'purchase-history' },
+  { key: 'licences', path: '/account/licences', labelKey: 'routes.licences', resource: 'licences' },
   { key: 'device-manager', path: '/account/device-manager', labelKey: 'routes.deviceManager', resource: 'device-manager' },
   { key: 'security', path: '/account/security', labelKey: 'routes.security', resource: 'security' },
 ];

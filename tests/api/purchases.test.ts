@@ -327,6 +327,39 @@ describeEachDatabase(
       expect(row.phone).toBeTruthy();
     });
 
+    it('a returning subscriber is not told of a first-purchase discount the plan copy cannot carry', async () => {
+      const { user, token } = await customer(server());
+      await server().db.kysely
+        .insertInto('subscriptions')
+        .values({
+          id: `sub_old${user.id.replace(/-/g, '').slice(0, 20)}`,
+          customer_id: 'ctm_previous',
+          user_id: user.id,
+          status: 'canceled',
+          price_id: PRICE_IDS.monthly,
+          billing_interval: 'month',
+          currency_code: 'USD',
+          current_period_starts_at: null,
+          current_period_ends_at: null,
+          next_billed_at: null,
+          trial_ends_at: null,
+          scheduled_change_action: null,
+          scheduled_change_at: null,
+          canceled_at: '2025-01-01T00:00:00.000Z',
+          created_at: '2025-01-01T00:00:00.000Z',
+          last_event_at: '2025-01-01T00:00:00.000Z',
+        })
+        .execute();
+      const checkout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.launchMonthly } });
+      expect(checkout.json()).toMatchObject({ trialDays: null, discount: null });
+      const transaction = await paddle.paddle.transactions.get(checkout.json().transactionId);
+      expect(transaction.discountId).toBeNull();
+      // A discount that is not restricted to the catalogue price still applies, and is named.
+      const coded = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.welcome } });
+      expect(coded.json().discount).toEqual({ id: DISCOUNT_IDS.welcome, description: 'Welcome: 20% off' });
+      expect((await paddle.paddle.transactions.get(coded.json().transactionId)).details?.totals?.discount).toBe('400');
+    });
+
     it('a coupon for a release already held is refused, not a second licence', async () => {
       const { token } = await customer(server());
       await checkoutAndPay(server(), token, { priceId: PRICE_IDS.perpetual2024 });

@@ -64,6 +64,20 @@ for (const language of ['en', 'de'] as const) {
       await page.context().close();
     });
 
+    it('a tab other than login opens the registration tab (spec section 2)', async () => {
+      const { page, errors } = await newPage(browser);
+      for (const tab of ['registration', 'signup', 'register']) {
+        await page.goto(url(`/${language}/checkout/subscription/${tab}/${PRICE_IDS.monthly}`));
+        await shown(page.getByRole('tab', { name: texts.create, selected: true }));
+        expect(await page.getByRole('tab', { name: texts.loginTab, selected: true }).count()).toBe(0);
+        await shown(page.locator('#first-name'));
+      }
+      await page.goto(url(`/${language}/checkout/subscription/login/${PRICE_IDS.monthly}`));
+      await shown(page.getByRole('tab', { name: texts.loginTab, selected: true }));
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
     it('signing in from the checkout’s tab continues to it; a signed-in visitor goes straight there', async () => {
       const user = await createVerifiedUser(language);
       const { page, errors } = await newPage(browser);

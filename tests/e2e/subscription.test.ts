@@ -36,6 +36,7 @@ const TEXTS = {
     cancel: 'Cancel subscription',
     cancelText: (date: string) => `stays active until ${date}`,
     continue: 'Continue subscription',
+    continueText: (date: string) => `Your subscription continues and billing resumes on ${date} at $199.90 per year.`,
     statusCancelling: 'Cancelled, active until the end of the period',
     statusTrial: 'Free trial',
     paymentOptions: 'Payment options',
@@ -74,6 +75,7 @@ const TEXTS = {
     cancel: 'Abonnement kündigen',
     cancelText: (date: string) => `bleibt bis zum ${date} aktiv`,
     continue: 'Abonnement fortsetzen',
+    continueText: (date: string) => `Dein Abonnement läuft weiter und die Abrechnung wird am ${date} mit 199,90\u00a0$ pro Jahr fortgesetzt.`,
     statusCancelling: 'Gekündigt, aktiv bis zum Ende des Zeitraums',
     statusTrial: 'Kostenloser Testzeitraum',
     paymentOptions: 'Zahlungsoptionen',
@@ -91,7 +93,7 @@ const TEXTS = {
     expired: 'Dieser Rabattcode ist abgelaufen.',
     notHumble: 'Das ist kein Humble-Bundle-Code.',
     scriptFailed: 'Das Zahlungsformular konnte nicht geladen werden. Prüfe deine Verbindung und lade die Seite neu.',
-    licence: 'Deine Lizenz für Shapelab 2025 perpetual licence ist bereit.',
+    licence: 'Deine Lizenz für Shapelab 2025 Dauerlizenz ist bereit.',
     download: /^Rechnung SBX-.* herunterladen$/,
   },
 } as const;
@@ -147,7 +149,11 @@ for (const language of ['en', 'de'] as const) {
       await cancelDialog.getByRole('button', { name: texts.cancel }).click();
       await shown(page.getByText(texts.statusCancelling));
 
+      // Continuing is confirmed first, against when billing resumes and at what price.
       await page.getByRole('button', { name: texts.continue }).click();
+      const continueDialog = page.getByRole('dialog');
+      await shown(continueDialog.getByText(texts.continueText(trialEnd)));
+      await continueDialog.getByRole('button', { name: texts.continue }).click();
       await shown(page.getByText(texts.statusTrial, { exact: true }));
 
       await page.goto(url(`/${language}/account/payment-options`));

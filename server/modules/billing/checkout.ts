@@ -57,6 +57,10 @@ export async function createCheckout(
   const customerId = await customerIdFor(deps, user);
   const buyer = { ...(await buyerOf(deps, user)), customerId };
   const withoutTrial = kind === 'subscription' && price.trialPeriod !== null && (await hadSubscription(deps.db, user.id));
+  // A returning subscriber buys a non-catalogue copy of the plan (no trial): a discount restricted to the
+  // catalogue price (the plan's first-purchase offer) would take nothing off it, so it is neither attached
+  // nor named; the answer never claims a discount the transaction does not carry.
+  if (withoutTrial && discount?.restrictTo?.length && !discount.restrictTo.includes(price.productId)) discount = null;
   // Paddle prices a transaction by its address; without one, in the currency the buyer's country sees.
   const currencyCode = (await catalogue.pricesFor([price.id], buyer)).get(price.id)?.currencyCode ?? null;
   const item = withoutTrial

@@ -128,7 +128,8 @@ function render(data: CheckoutEventsData): void {
     } catch (error) {
       const failure = error as { code: string; detail: string };
       status.textContent = failure.code === 'payment_declined' ? 'Your card was declined. Try another card.' : `Payment failed: ${failure.detail}`;
-      post(failure.code === 'payment_declined' ? 'checkout.payment.failed' : 'checkout.payment.error', { data, error: failure });
+      // A plain object: postMessage's structured clone keeps an Error's message only, not its code and detail.
+      post(failure.code === 'payment_declined' ? 'checkout.payment.failed' : 'checkout.payment.error', { data, error: { code: failure.code, detail: failure.detail } });
       submit.disabled = false;
       paypal.disabled = false;
     }
@@ -181,5 +182,5 @@ api('transaction', { transactionId })
   .then(render)
   .catch((error: { code: string; detail: string }) => {
     document.body.replaceChildren(element('p', { role: 'alert' }, `This checkout cannot be shown: ${error.detail}`));
-    post('checkout.error', { error });
+    post('checkout.error', { error: { code: error.code, detail: error.detail } });
   });

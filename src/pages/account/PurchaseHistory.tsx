@@ -5,22 +5,35 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Invoice } from '../../../contract/subscription.js';
-import { http } from '../../../providers/index.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
 import { formatPrice } from '../../billing/money.js';
+import { useEventStream } from '../../billing/useEventStream.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { PurchaseItemName } from '../../components/PurchaseItemName.js';
+
+type Refund = NonNullable<Invoice['refund']>;
+
+/**
+ * What became of a payment's refund, in words: its state with the amount, and why it was made (the
+ * customer's return within 14 days, or a duplicate purchase the portal undid by itself).
+ */
+export function refundText(refund: Refund, currencyCode: string, language: string, t: (key: string, options?: Record<string, string>) => string): string {
+  const amount = formatPrice(refund.amount, currencyCode, language);
+  return `${t(`pages.purchaseHistory.refund.${refund.status}`, { amount })} · ${t(`pages.purchaseHistory.refund.reasons.${refund.reason}`)}`;
+}
 
 /**
  * `/account/purchase-history` (spec section 2): each payment with its date, what was bought (plan or
- * product version), the amount, and its invoice. The invoice link is the provider's and short-lived, so
- * it is asked for when the user clicks.
+ * product version, named in the reader's language), the amount, its refund if any, and its invoice. The
+ * invoice link is the provider's and short-lived, so it is asked for when the user clicks. A refund
+ * decided elsewhere (a return, a duplicate undone) shows as soon as the event stream says so.
  */
 export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
@@ -28,17 +41,25 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
   const [invoices, setInvoices] = useState<Invoice[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    billingApi
-      .invoices()
-      .then(setInvoices)
-      .catch((failure: unknown) => setError(messageKeyOf(failure)));
+  const refresh = useCallback(async () => {
+    try {
+      setInvoices(await billingApi.invoices());
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    }
   }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  useEventStream((event) => {
+    if (event.type === 'transaction' || event.type === 'subscription' || event.type === 'licence') void refresh();
+  });
 
   async function download(invoice: Invoice) {
     setError(null);
     try {
-      const { url } = await http<{ url: string }>(invoice.invoiceUrl.replace(/^\/api/, ''));
+      const { url } = await billingApi.invoiceLink(invoice.invoiceUrl);
       // The provider's link answers the PDF as an attachment: the browser downloads it and stays here.
       window.location.assign(url);
     } catch (failure) {
@@ -50,7 +71,7 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
   const date = (iso: string | null) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso)) : '');
 
   return (
-    <PageCard title={t(titleKey)} testId="purchase-history">
+    <PageCard title={t(titleKey)} testId="purchase-history" wide>
       <ErrorAlert messageKey={error} />
       {invoices?.length === 0 && <Typography>{t('pages.purchaseHistory.empty')}</Typography>}
       {invoices && invoices.length > 0 && (
@@ -60,15 +81,19 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
               <TableCell>{t('pages.purchaseHistory.date')}</TableCell>
               <TableCell>{t('pages.purchaseHistory.item')}</TableCell>
               <TableCell align="right">{t('pages.purchaseHistory.amount')}</TableCell>
+              <TableCell>{t('pages.purchaseHistory.refundColumn')}</TableCell>
               <TableCell>{t('pages.purchaseHistory.invoice')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
             {invoices.map((invoice) => (
-              <TableRow key={invoice.id}>
+              <TableRow key={invoice.id} data-testid={`purchase-${invoice.id}`}>
                 <TableCell>{date(invoice.billedAt)}</TableCell>
-                <TableCell>{invoice.items.map((item) => item.name).join(', ')}</TableCell>
+                <TableCell>
+                  <PurchaseItemName items={invoice.items} />
+                </TableCell>
                 <TableCell align="right">{formatPrice(invoice.total.amount, invoice.total.currencyCode, language)}</TableCell>
+                <TableCell data-testid="purchase-refund">{invoice.refund ? refundText(invoice.refund, invoice.total.currencyCode, language, t) : ''}</TableCell>
                 <TableCell>
                   <Button size="small" onClick={() => void download(invoice)} aria-label={t('pages.purchaseHistory.downloadLabel', { number: invoice.invoiceNumber ?? invoice.id })}>
                     {t('pages.purchaseHistory.download')}

@@ -2,21 +2,20 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import type { Plan } from '../../../contract/billing.js';
 import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
-import { http } from '../../../providers/index.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
 import { formatPrice } from '../../billing/money.js';
 import { useEventStream } from '../../billing/useEventStream.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -29,13 +28,29 @@ export function trialDaysLeft(endsAt: string, now: Date): number {
   return Math.max(0, Math.ceil((Date.parse(endsAt) - now.getTime()) / DAY_MS));
 }
 
-type Pending = { kind: 'cancel' } | { kind: 'switch'; preview: PlanChangePreview } | null;
+/** How a subscription can be cancelled: now with a full refund, or at the end of the period. */
+export type CancelChoice = 'refund' | 'period';
 
 /**
- * `/account/subscription` (spec sections 2 and 4): the plan and its state (trial days left, next
- * billing, the date a cancelled plan stays active until), cancel and continue, a switch between monthly
- * and yearly confirmed against the prorated charge, and a new payment method. Every change is confirmed
- * in a dialog first; errors are shown by their messageKey.
+ * The cancellations to offer (spec sections 4 and 9): at the end of the period, as always, unless that is
+ * already set; and within 14 days of the first payment (while the server offers `refund` and its deadline
+ * has not passed on this device's clock either) also ending it at once with every payment refunded.
+ */
+export function cancelChoices(subscription: Pick<Subscription, 'status' | 'scheduledChange' | 'refund'>, now: Date): CancelChoice[] {
+  if (subscription.status === 'canceled') return [];
+  const refund = subscription.refund !== null && Date.parse(subscription.refund.until) > now.getTime();
+  const cancelling = subscription.scheduledChange?.action === 'cancel';
+  return [...(refund ? (['refund'] as const) : []), ...(cancelling ? [] : (['period'] as const))];
+}
+
+type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' } | { kind: 'switch'; preview: PlanChangePreview } | null;
+
+/**
+ * `/account/subscription` (spec sections 2, 4 and 9): the plan, its price and its state (trial days left,
+ * next billing, the date a cancelled plan stays active until), cancel (within 14 days of the first payment
+ * also with a full refund, ending it at once) and continue, a switch between monthly and yearly confirmed
+ * against the prorated charge, and a new payment method. Every change is confirmed first; errors are
+ * shown by their messageKey.
  */
 export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
@@ -44,16 +59,17 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   // A failure on the way here (the PayPal return's approval) is shown on arrival.
   const [error, setError] = useState<string | null>((useLocation().state as { messageKey?: string } | null)?.messageKey ?? null);
   const [pending, setPending] = useState<Pending>(null);
+  const [choice, setChoice] = useState<CancelChoice>('period');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-
   const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [plans, setPlans] = useState<Plan[]>([]);
 
   const refresh = useCallback(async () => {
     try {
       const found = await billingApi.subscription();
       setSubscription(found);
-      if (found && found.status !== 'canceled') setMethod(await http<PaymentMethod | null>('/subscription/payment-method'));
+      if (found && found.status !== 'canceled') setMethod(await billingApi.currentPaymentMethod());
     } catch (failure) {
       setError(messageKeyOf(failure));
     }
@@ -61,6 +77,11 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   useEffect(() => {
     void refresh();
+    // The plan's price is a detail: the page works without it.
+    billingApi
+      .plans()
+      .then(setPlans)
+      .catch(() => setPlans([]));
   }, [refresh]);
   useEventStream((event) => {
     if (event.type === 'subscription') void refresh();
@@ -68,17 +89,17 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
 
-  async function run(action: () => Promise<Subscription>, done: string) {
+  async function run(action: () => Promise<Subscription>, done: (result: Subscription) => string) {
     setBusy(true);
     setError(null);
     try {
-      setSubscription(await action());
-      setNotice(done);
-      setPending(null);
+      const result = await action();
+      setSubscription(result);
+      setNotice(done(result));
     } catch (failure) {
       setError(messageKeyOf(failure));
-      setPending(null);
     } finally {
+      setPending(null);
       setBusy(false);
     }
   }
@@ -95,13 +116,24 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     }
   }
 
+  function askCancel(choices: CancelChoice[]) {
+    setChoice(choices.includes('period') ? 'period' : 'refund');
+    setPending({ kind: 'cancel', choices });
+  }
+
   if (subscription === undefined && !error) return <FullPageSpinner />;
   const title = t(titleKey);
+  const noticeAlert = notice && (
+    <Alert severity="success" sx={{ mb: 2 }} role="status">
+      {notice}
+    </Alert>
+  );
 
   if (!subscription || subscription.status === 'canceled') {
     return (
       <PageCard title={title} testId="subscription-page">
         <ErrorAlert messageKey={error} />
+        {noticeAlert}
         <Typography sx={{ mb: 2 }}>{subscription ? t('pages.subscription.ended', { date: date(subscription.canceledAt) }) : t('pages.subscription.none')}</Typography>
         <Button variant="contained" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
           {t('pages.subscription.choosePlan')}
@@ -114,10 +146,17 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const cancelling = subscription.scheduledChange?.action === 'cancel';
   const trialing = subscription.status === 'trialing';
   const endsAt = subscription.currentPeriod?.endsAt ?? null;
+  const choices = cancelChoices(subscription, new Date());
+  const refund = subscription.refund ? formatPrice(subscription.refund.amount.amount, subscription.refund.amount.currencyCode, language) : '';
+  // The plan's price as the customer is offered it; only when it is in the subscription's own currency.
+  const plan = plans.find((candidate) => candidate.interval === subscription.interval && candidate.unitPrice.currencyCode === subscription.currencyCode);
+  const price = plan ? t(`pages.subscription.pricePer.${plan.interval}`, { price: formatPrice(plan.unitPrice.amount, plan.unitPrice.currencyCode, language) }) : null;
+
   const rows: [string, string][] = [
     [t('pages.subscription.plan'), yearly ? t('pages.subscription.yearly') : t('pages.subscription.monthly')],
     [t('pages.subscription.status'), t(`pages.subscription.statuses.${cancelling ? 'cancelling' : subscription.status}`)],
   ];
+  if (price) rows.push([t('pages.subscription.price'), `${price} · ${t('pages.choosePlan.excludingTax')}`]);
   if (trialing && subscription.trialEndsAt) {
     rows.push([t('pages.subscription.trialLeft'), t('pages.subscription.days', { count: trialDaysLeft(subscription.trialEndsAt, new Date()) })]);
     rows.push([t('pages.subscription.trialEnds'), date(subscription.trialEndsAt)]);
@@ -131,15 +170,15 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
       method.card ? `${method.card.brand.toUpperCase()} •••• ${method.card.last4}` : t(`pages.paymentOptions.types.${method.type}`, { defaultValue: method.type }),
     ]);
   }
+  if (subscription.refund && choices.includes('refund')) rows.push([t('pages.subscription.refundUntil'), date(subscription.refund.until)]);
+
+  // Billing resumes when the cancellation would have taken effect (spec section 4).
+  const resumesAt = date(subscription.scheduledChange?.effectiveAt ?? subscription.nextBilledAt);
 
   return (
     <PageCard title={title} testId="subscription-page">
       <ErrorAlert messageKey={error} />
-      {notice && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {notice}
-        </Alert>
-      )}
+      {noticeAlert}
       {subscription.status === 'past_due' && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t('pages.subscription.pastDue')}
@@ -160,15 +199,22 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
       {trialing && <Chip color="info" label={t('pages.subscription.trialNote', { date: date(subscription.trialEndsAt) })} sx={{ mb: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }} />}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         {cancelling ? (
-          <Button variant="contained" disabled={busy} onClick={() => void run(billingApi.continue, t('pages.subscription.continued'))}>
-            {t('pages.subscription.continue')}
-          </Button>
+          <>
+            <Button variant="contained" disabled={busy} onClick={() => setPending({ kind: 'continue' })}>
+              {t('pages.subscription.continue')}
+            </Button>
+            {choices.includes('refund') && (
+              <Button variant="outlined" color="error" disabled={busy} onClick={() => askCancel(choices)}>
+                {t('pages.subscription.refundNow')}
+              </Button>
+            )}
+          </>
         ) : (
           <>
             <Button variant="contained" disabled={busy} onClick={() => void askSwitch(yearly ? 'month' : 'year')}>
               {yearly ? t('pages.subscription.switchToMonthly') : t('pages.subscription.switchToYearly')}
             </Button>
-            <Button variant="outlined" color="error" disabled={busy} onClick={() => setPending({ kind: 'cancel' })}>
+            <Button variant="outlined" color="error" disabled={busy} onClick={() => askCancel(choices)}>
               {t('pages.subscription.cancel')}
             </Button>
           </>
@@ -181,46 +227,78 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         </Button>
       </Box>
 
-      <Dialog open={pending?.kind === 'cancel'} onClose={() => setPending(null)} aria-labelledby="cancel-title">
-        <DialogTitle id="cancel-title">{t('pages.subscription.cancelTitle')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{t('pages.subscription.cancelText', { date: date(endsAt) })}</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setPending(null)}>{t('pages.subscription.keep')}</Button>
-          <Button color="error" disabled={busy} onClick={() => void run(billingApi.cancel, t('pages.subscription.cancelled', { date: date(endsAt) }))}>
-            {t('pages.subscription.confirmCancel')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        open={pending?.kind === 'cancel'}
+        title={t('pages.subscription.cancelTitle')}
+        confirmLabel={t('pages.subscription.confirmCancel')}
+        cancelLabel={t('pages.subscription.keep')}
+        destructive
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() =>
+          choice === 'refund'
+            ? void run(
+                () => billingApi.cancel(true),
+                () => t('pages.subscription.refunded', { amount: refund }),
+              )
+            : void run(
+                () => billingApi.cancel(),
+                () => t('pages.subscription.cancelled', { date: date(endsAt) }),
+              )
+        }
+      >
+        {pending?.kind === 'cancel' && pending.choices.includes('refund') ? (
+          <RadioGroup aria-label={t('pages.subscription.cancelHow')} value={choice} onChange={(event) => setChoice(event.target.value as CancelChoice)}>
+            <FormControlLabel value="refund" control={<Radio />} label={t('pages.subscription.cancelWithRefund', { amount: refund })} />
+            {pending.choices.includes('period') && (
+              <FormControlLabel value="period" control={<Radio />} label={t('pages.subscription.cancelAtPeriodEnd', { date: date(endsAt) })} />
+            )}
+          </RadioGroup>
+        ) : (
+          t('pages.subscription.cancelText', { date: date(endsAt) })
+        )}
+      </ConfirmDialog>
 
-      <Dialog open={pending?.kind === 'switch'} onClose={() => setPending(null)} aria-labelledby="switch-title">
+      <ConfirmDialog
+        open={pending?.kind === 'continue'}
+        title={t('pages.subscription.continueTitle')}
+        confirmLabel={t('pages.subscription.continue')}
+        cancelLabel={t('pages.subscription.back')}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => void run(billingApi.continue, () => t('pages.subscription.continued'))}
+      >
+        {price ? t('pages.subscription.continueText', { date: resumesAt, price }) : t('pages.subscription.continueTextNoPrice', { date: resumesAt })}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={pending?.kind === 'switch'}
+        title={
+          pending?.kind === 'switch' && pending.preview.interval === 'year' ? t('pages.subscription.switchToYearly') : t('pages.subscription.switchToMonthly')
+        }
+        confirmLabel={t('pages.subscription.confirmSwitch')}
+        cancelLabel={t('pages.subscription.keep')}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind === 'switch') void run(() => billingApi.change(pending.preview.interval), () => t('pages.subscription.switched'));
+        }}
+      >
         {pending?.kind === 'switch' && (
           <>
-            <DialogTitle id="switch-title">
-              {pending.preview.interval === 'year' ? t('pages.subscription.switchToYearly') : t('pages.subscription.switchToMonthly')}
-            </DialogTitle>
-            <DialogContent>
-              <DialogContentText data-testid="switch-charge">
-                {t(trialing ? 'pages.subscription.switchChargeLater' : 'pages.subscription.switchChargeNow', {
-                  amount: formatPrice(pending.preview.charge.amount, pending.preview.charge.currencyCode, language),
-                  tax: formatPrice(pending.preview.tax.amount, pending.preview.tax.currencyCode, language),
-                  date: date(pending.preview.chargedAt),
-                })}
-              </DialogContentText>
-              <DialogContentText sx={{ mt: 1 }}>
-                {t('pages.subscription.switchCycle', { start: date(pending.preview.newPeriod.startsAt), end: date(pending.preview.newPeriod.endsAt) })}
-              </DialogContentText>
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={() => setPending(null)}>{t('pages.subscription.keep')}</Button>
-              <Button variant="contained" disabled={busy} onClick={() => void run(() => billingApi.change(pending.preview.interval), t('pages.subscription.switched'))}>
-                {t('pages.subscription.confirmSwitch')}
-              </Button>
-            </DialogActions>
+            <Box component="span" sx={{ display: 'block' }} data-testid="switch-charge">
+              {t(trialing ? 'pages.subscription.switchChargeLater' : 'pages.subscription.switchChargeNow', {
+                amount: formatPrice(pending.preview.charge.amount, pending.preview.charge.currencyCode, language),
+                tax: formatPrice(pending.preview.tax.amount, pending.preview.tax.currencyCode, language),
+                date: date(pending.preview.chargedAt),
+              })}
+            </Box>
+            <Box component="span" sx={{ display: 'block', mt: 1 }}>
+              {t('pages.subscription.switchCycle', { start: date(pending.preview.newPeriod.startsAt), end: date(pending.preview.newPeriod.endsAt) })}
+            </Box>
           </>
         )}
-      </Dialog>
+      </ConfirmDialog>
     </PageCard>
   );
 }

@@ -22,7 +22,7 @@ export interface StoredCheckout {
 
 /**
  * `checkout/{type}/{tab}/{priceId?}` (spec sections 2 and 4): the external checkout for visitors. The
- * chosen checkout is stored, and the visitor signs in (tab `login`) or registers (tab `registration`);
+ * chosen checkout is stored, and the visitor signs in (tab `login`) or registers (any other tab);
  * after signing in, or after confirming the new account, they continue to it at /sub-payment. A visitor
  * who is already signed in goes straight to checkout-new. This page stays on the public bundle: the
  * payment client loads only once the buyer is signed in.
@@ -34,7 +34,8 @@ export default function ExternalCheckoutPage() {
   const { search } = useLocation();
   const params = useParams();
   const type = params.type === 'perpetual' ? 'perpetual' : 'subscription';
-  const tab = params.tab === 'registration' ? 'registration' : 'login';
+  // Spec section 2: tab `login` selects signing in; any other tab (registration, or one we do not know) registers.
+  const tab = params.tab === 'login' ? 'login' : 'registration';
   const priceId = params.priceId ?? null;
   const signedIn = session.getToken() !== null;
 

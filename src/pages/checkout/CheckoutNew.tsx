@@ -18,7 +18,8 @@ import Typography from '@mui/material/Typography';
 import type { CheckoutEventsData } from '@paddle/paddle-js';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { CheckoutResponse } from '../../../contract/billing.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi } from '../../billing/api.js';
 import { BillingAddressForm } from '../../billing/BillingAddressForm.js';
@@ -85,6 +86,8 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
   const [options, setOptions] = useState<Option[] | null>(null);
   const [discount, setDiscount] = useState<{ id: string; code: string | null } | 'default' | null>(search.get('discount') ? { id: search.get('discount') as string, code: null } : 'default');
   const [summary, setSummary] = useState<CheckoutEventsData | null>(null);
+  // The discount the server put on the transaction (asked for, the plan's own, or the upgrade discount).
+  const [applied, setApplied] = useState<CheckoutResponse['discount']>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [providerError, setProviderError] = useState<string | null>(null);
@@ -149,6 +152,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
       try {
         const [paddle, checkout] = await Promise.all([loadPaddle(), billingApi.checkout(selected.priceId, discountId)]);
         if (cancelled) return;
+        setApplied(checkout.discount);
         if (opened.current) paddle.Checkout.close();
         opened.current = true;
         paddle.Checkout.open({
@@ -167,6 +171,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
         if (cancelled) return;
         // The payment script failing to load is shown and logged; everything else by its messageKey.
         console.error('checkout failed to open', failure);
+        setApplied(null);
         setError(failure instanceof Error ? 'PAYMENT_SCRIPT_FAILED' : messageKeyOf(failure));
         setLoading(false);
       }
@@ -200,7 +205,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
       <Typography id="page-title" variant="h4" component="h1" gutterBottom>
         {t(titleKey)}
       </Typography>
-      <ErrorAlert messageKey={error} />
+      <CheckoutError messageKey={error} />
       <ToggleButtonGroup
         exclusive
         value={kind}
@@ -243,9 +248,13 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
             ))}
           </Box>
           {trial && <Typography color="text.secondary">{t('pages.checkout.trialNote', { count: trial.frequency })}</Typography>}
-          {summary?.discount && (
+          {/* A discount by its name and what it takes off (never by its id), as the provider totals it; one that takes off nothing is not claimed. */}
+          {applied && totals && totals.discount > 0 && (
             <Typography color="text.secondary" sx={{ mt: 1 }} data-testid="checkout-discount-code">
-              {t('pages.checkout.discountApplied', { code: summary.discount.code || summary.discount.id })}
+              {t('pages.checkout.discountApplied', { name: applied.description })}{' '}
+              <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                −{money(totals.discount)}
+              </Box>
             </Typography>
           )}
           <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
@@ -297,6 +306,35 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
         <Typography role="status">{t('pages.checkout.retrieving')}</Typography>
       </Backdrop>
     </Box>
+  );
+}
+
+/**
+ * A refused checkout, by its messageKey; one that is refused because the user has it already (issue 16)
+ * leads to where they manage what they have.
+ */
+function CheckoutError({ messageKey }: { messageKey: string | null }) {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const manage: Record<string, { path: string; label: string }> = {
+    SUBSCRIPTION_EXISTS: { path: '/account/subscription', label: 'pages.checkout.manageSubscription' },
+    PRODUCT_ALREADY_OWNED: { path: '/account/licences', label: 'pages.checkout.seeLicences' },
+  };
+  const link = messageKey ? manage[messageKey] : undefined;
+  if (!link) return <ErrorAlert messageKey={messageKey} />;
+  return (
+    <Alert
+      severity="error"
+      sx={{ mb: 2 }}
+      role="alert"
+      action={
+        <Button color="inherit" size="small" component={RouterLink} to={localize(link.path)}>
+          {t(link.label)}
+        </Button>
+      }
+    >
+      {t(`errors.${messageKey}`)}
+    </Alert>
   );
 }
 

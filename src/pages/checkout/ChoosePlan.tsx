@@ -41,6 +41,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const { plans, subscription, licences } = state;
   const releases = [...new Set(licences.map((licence) => licence.release).filter((release): release is string => release !== null))];
   const live = subscription && subscription.status !== 'canceled' ? subscription : null;
+  const freeCurrency = plans[0]?.unitPrice.currencyCode ?? subscription?.currencyCode ?? null;
   const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
 
   const markOf = (plan: Plan) => {
@@ -100,9 +101,12 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             <Typography variant="h5" component="h2">
               {t('pages.choosePlan.free')}
             </Typography>
-            <Typography variant="h4" component="p" sx={{ mt: 2 }}>
-              {formatPrice(0, plans[0]?.unitPrice.currencyCode ?? 'USD', language)}
-            </Typography>
+            {/* Free in the customer's own currency, the one the plans are priced in (issue 16: one currency). */}
+            {freeCurrency && (
+              <Typography variant="h4" component="p" sx={{ mt: 2 }}>
+                {formatPrice(0, freeCurrency, language)}
+              </Typography>
+            )}
             <Typography color="text.secondary">{t('pages.choosePlan.freeDescription')}</Typography>
             {!live && <Chip label={t('pages.choosePlan.current')} sx={{ mt: 2 }} />}
           </CardContent>

@@ -3,10 +3,12 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import type { Discount } from '../../../contract/billing.js';
 import { messageKeyOf } from '../../../providers/http.js';
 import { billingApi, type PerpetualProduct } from '../../billing/api.js';
 import { formatPrice } from '../../billing/money.js';
@@ -17,8 +19,10 @@ import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 
 /**
  * `/perpetual` (spec section 2: the one-off purchase page): the perpetual licences on offer, each with
- * its price excluding tax and a way to buy it in the checkout. The server leaves out releases the user
- * already owns (spec section 4), and the checkout applies a product's own discount.
+ * its price excluding tax in the customer's own currency and a way to buy it in the checkout. The server
+ * leaves out releases the user already owns (spec section 4). An owner of the previous release sees the
+ * upgrade price (spec section 3) beside the full one, with the upgrade discount named; the checkout
+ * applies that discount by itself.
  */
 export default function PerpetualProductsPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
@@ -26,6 +30,7 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
   const title = t(titleKey);
   useDocumentTitle(title);
   const [products, setProducts] = useState<PerpetualProduct[] | null>(null);
+  const [upgrades, setUpgrades] = useState<ReadonlyMap<string, Discount>>(new Map());
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -34,6 +39,18 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
       .then(setProducts)
       .catch((failure: unknown) => setError(messageKeyOf(failure)));
   }, []);
+
+  // The server prices the upgrade only for an eligible user; the discount's description names it.
+  useEffect(() => {
+    const upgradable = (products ?? []).flatMap((product) => product.prices.slice(0, 1).filter((price) => price.upgradePrice !== null));
+    if (upgradable.length === 0) return;
+    void Promise.all(
+      upgradable.map(async (price) => {
+        const discount = await billingApi.discountForPrice(price.id, true).catch(() => null);
+        return discount ? ([price.id, discount] as const) : null;
+      }),
+    ).then((found) => setUpgrades(new Map(found.filter((entry) => entry !== null))));
+  }, [products]);
 
   if (!products) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
   // Spec section 3: a product's first price is the one sold.
@@ -48,27 +65,52 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
         <Typography color="text.secondary">{t('pages.perpetualProducts.empty')}</Typography>
       ) : (
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, maxWidth: 1000 }}>
-          {offers.map(({ product, price }) => (
-            <Card key={product.id} variant="outlined" component="article" aria-label={product.name} sx={{ display: 'flex', flexDirection: 'column' }}>
-              <CardContent sx={{ flex: 1 }}>
-                <Typography variant="h5" component="h2">
-                  {product.name}
-                </Typography>
-                {product.description && <Typography sx={{ mt: 1 }}>{product.description}</Typography>}
-                <Typography variant="h4" component="p" sx={{ mt: 2 }}>
-                  {formatPrice(price.unitPrice.amount, price.unitPrice.currencyCode, language)}
-                </Typography>
-                <Typography color="text.secondary">
-                  {t('pages.perpetualProducts.oneOff')} · {t('pages.choosePlan.excludingTax')}
-                </Typography>
-              </CardContent>
-              <CardActions>
-                <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
-                  {t('pages.perpetualProducts.buy', { name: product.name })}
-                </Button>
-              </CardActions>
-            </Card>
-          ))}
+          {offers.map(({ product, price }) => {
+            const full = formatPrice(price.unitPrice.amount, price.unitPrice.currencyCode, language);
+            const upgrade = price.upgradePrice;
+            return (
+              <Card key={product.id} variant="outlined" component="article" aria-label={product.name} sx={{ display: 'flex', flexDirection: 'column' }}>
+                <CardContent sx={{ flex: 1 }}>
+                  <Typography variant="h5" component="h2">
+                    {product.name}
+                  </Typography>
+                  {product.description && <Typography sx={{ mt: 1 }}>{product.description}</Typography>}
+                  {upgrade ? (
+                    <>
+                      <Chip
+                        color="success"
+                        size="small"
+                        label={upgrades.get(price.id)?.description ?? t('pages.perpetualProducts.upgrade')}
+                        sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
+                        data-testid="upgrade-discount"
+                      />
+                      <Typography variant="h4" component="p" sx={{ mt: 1 }} data-testid="upgrade-price">
+                        {formatPrice(upgrade.amount, upgrade.currencyCode, language)}
+                      </Typography>
+                      <Typography color="text.secondary">
+                        {t('pages.perpetualProducts.insteadOf')}{' '}
+                        <Box component="del" data-testid="full-price">
+                          {full}
+                        </Box>
+                      </Typography>
+                    </>
+                  ) : (
+                    <Typography variant="h4" component="p" sx={{ mt: 2 }}>
+                      {full}
+                    </Typography>
+                  )}
+                  <Typography color="text.secondary">
+                    {t('pages.perpetualProducts.oneOff')} · {t('pages.choosePlan.excludingTax')}
+                  </Typography>
+                </CardContent>
+                <CardActions>
+                  <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
+                    {t('pages.perpetualProducts.buy', { name: product.name })}
+                  </Button>
+                </CardActions>
+              </Card>
+            );
+          })}
         </Box>
       )}
     </Box>

@@ -13,6 +13,7 @@ import { useEventStream } from '../../billing/useEventStream.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { purchaseItemName } from '../../components/PurchaseItemName.js';
 
 export const HELP_CENTRE_URL = 'https://help.shapelab.app';
 
@@ -51,7 +52,7 @@ export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) 
       {granted ? (
         <Alert severity="success" sx={{ mb: 2 }} role="status" data-testid="granted">
           {perpetual
-            ? t('pages.success.licence', { name: purchase?.items[0]?.name ?? '' })
+            ? t('pages.success.licence', { name: purchase?.items[0] ? purchaseItemName(purchase.items[0], t) : '' })
             : subscription?.status === 'trialing'
               ? t('pages.success.trial', { date: date(subscription.trialEndsAt) })
               : t('pages.success.subscription', { plan: t(subscription?.interval === 'year' ? 'pages.choosePlan.yearly' : 'pages.choosePlan.monthly') })}

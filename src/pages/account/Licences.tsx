@@ -1,0 +1,249 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { PerpetualLicence } from '../../../contract/billing.js';
+import type { Release, SeatsResponse } from '../../../contract/licensing.js';
+import type { Subscription } from '../../../contract/subscription.js';
+import { messageKeyOf } from '../../../providers/http.js';
+import { billingApi } from '../../billing/api.js';
+import { formatPrice } from '../../billing/money.js';
+import { useEventStream } from '../../billing/useEventStream.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { useLocale } from '../../components/LocaleScope.js';
+import { PageCard } from '../../components/PageCard.js';
+import { licensingApi } from '../../licensing/api.js';
+
+/**
+ * Spec section 9: a bought licence can be returned for a full refund within 14 days. The server says until
+ * when (null once it cannot); a page left open past that moment stops offering it too.
+ */
+export function returnableNow(licence: Pick<PerpetualLicence, 'returnableUntil' | 'paid'>, now: Date): boolean {
+  return licence.returnableUntil !== null && licence.paid !== null && Date.parse(licence.returnableUntil) > now.getTime();
+}
+
+interface Owned {
+  licences: PerpetualLicence[];
+  seats: SeatsResponse;
+  subscription: Subscription | null;
+}
+
+/** Spec section 7: the download is recorded on the account; it never waits for, nor fails with, that call. */
+function recordDownload(release: Release) {
+  void licensingApi.recordDownload(release).catch(() => undefined);
+}
+
+/**
+ * `/account/licences` (issue 16): what the user owns. Each perpetual licence with its release, when it was
+ * bought, until when it gets free updates, the builds of its release to download, its invoice, and, within
+ * 14 days of the purchase, its return for a full refund (confirmed first: the money comes back, the
+ * licence ends now). Beside them, the subscription's entitlement, and how many of the user's seats are in
+ * use. It follows changes made elsewhere (a webhook, another tab) through the event stream.
+ */
+export default function LicencesPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { language, localize } = useLocale();
+  const [owned, setOwned] = useState<Owned | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [returning, setReturning] = useState<PerpetualLicence | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [licences, seats, subscription] = await Promise.all([billingApi.licences(), licensingApi.seats(), billingApi.subscription()]);
+      setOwned({ licences, seats, subscription });
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  useEventStream(() => void refresh());
+
+  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const nameOf = (licence: PerpetualLicence) => licence.productName ?? (licence.release ? t('pages.licences.releaseName', { release: licence.release }) : t('app.title'));
+
+  async function download(licence: PerpetualLicence) {
+    if (!licence.invoiceUrl) return;
+    setError(null);
+    try {
+      const { url } = await billingApi.invoiceLink(licence.invoiceUrl);
+      // The provider's link answers the PDF as an attachment: the browser downloads it and stays here.
+      window.location.assign(url);
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    }
+  }
+
+  async function giveBack(licence: PerpetualLicence) {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const { refund } = await billingApi.returnLicence(licence.licenceId);
+      setNotice(t('pages.licences.returned', { name: nameOf(licence), amount: formatPrice(refund.amount, refund.currencyCode, language) }));
+    } catch (failure) {
+      setError(messageKeyOf(failure));
+    } finally {
+      setReturning(null);
+      setBusy(false);
+      // Also after a failure: a licence returned in another tab leaves the list.
+      void refresh();
+    }
+  }
+
+  if (!owned) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
+  const { licences, seats, subscription } = owned;
+  const live = subscription && subscription.status !== 'canceled' ? subscription : null;
+  const now = new Date();
+
+  return (
+    <PageCard title={t(titleKey)} testId="licences-page">
+      <ErrorAlert messageKey={error} />
+      {notice && (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {notice}
+        </Alert>
+      )}
+
+      <Box component="section" aria-labelledby="licences-subscription" sx={{ mb: 3 }} data-testid="licences-subscription">
+        <Typography id="licences-subscription" variant="h6" component="h2" gutterBottom>
+          {t('pages.licences.subscription')}
+        </Typography>
+        {live ? (
+          <>
+            <Typography>
+              {live.interval === 'year' ? t('pages.subscription.yearly') : t('pages.subscription.monthly')} ·{' '}
+              {t(`pages.subscription.statuses.${live.scheduledChange?.action === 'cancel' ? 'cancelling' : live.status}`)}
+            </Typography>
+            <Typography color="text.secondary">
+              {live.scheduledChange?.action === 'cancel'
+                ? t('pages.licences.accessUntil', { date: date(live.scheduledChange.effectiveAt) })
+                : live.nextBilledAt
+                  ? t('pages.licences.nextCharge', { date: date(live.nextBilledAt) })
+                  : ''}
+            </Typography>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription')}>
+              {t('pages.choosePlan.manage')}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Typography>{t('pages.licences.noSubscription')}</Typography>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+              {t('pages.subscription.choosePlan')}
+            </Button>
+          </>
+        )}
+      </Box>
+
+      <Box component="section" aria-labelledby="licences-perpetual">
+        <Typography id="licences-perpetual" variant="h6" component="h2" gutterBottom>
+          {t('pages.licences.perpetual')}
+        </Typography>
+        <Typography sx={{ mb: 2 }} data-testid="licences-seats">
+          {t('pages.deviceManager.usage', { used: seats.seats.length, limit: seats.limit })} ·{' '}
+          <Link component={RouterLink} to={localize('/account/device-manager')}>
+            {t('pages.licences.manageDevices')}
+          </Link>
+        </Typography>
+        {licences.length === 0 ? (
+          <>
+            <Typography>{t('pages.licences.empty')}</Typography>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/perpetual')}>
+              {t('pages.licences.shop')}
+            </Button>
+          </>
+        ) : (
+          <Box sx={{ display: 'grid', gap: 2 }}>
+            {licences.map((licence) => {
+              const name = nameOf(licence);
+              const rows: [string, string][] = [
+                [t(licence.source === 'purchase' ? 'pages.licences.purchasedAt' : 'pages.licences.addedAt'), date(licence.purchasedAt)],
+                [t('pages.licences.updatesUntil'), licence.updatesUntil ? date(licence.updatesUntil) : t('pages.licences.noEnd')],
+              ];
+              if (licence.paid) rows.push([t('pages.licences.paid'), formatPrice(licence.paid.amount, licence.paid.currencyCode, language)]);
+              const returnable = returnableNow(licence, now);
+              if (returnable) rows.push([t('pages.licences.returnUntil'), date(licence.returnableUntil)]);
+              return (
+                <Card key={licence.licenceId} variant="outlined" component="article" aria-label={name} data-testid="licence">
+                  <CardContent>
+                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                      <Typography variant="h6" component="h3">
+                        {name}
+                      </Typography>
+                      {licence.source !== 'purchase' && <Chip size="small" label={t(`pages.licences.sources.${licence.source}`)} />}
+                    </Box>
+                    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 0.5, my: 1 }}>
+                      {rows.map(([label, value]) => (
+                        <Box key={label} sx={{ display: 'contents' }}>
+                          <Typography component="dt" color="text.secondary">
+                            {label}
+                          </Typography>
+                          <Typography component="dd" sx={{ m: 0 }}>
+                            {value}
+                          </Typography>
+                        </Box>
+                      ))}
+                    </Box>
+                    {licence.downloads.length > 0 && (
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }} data-testid="licence-downloads">
+                        {licence.downloads.map((release) => (
+                          <Button key={release.id} size="small" variant="outlined" href={release.url} onClick={() => recordDownload(release)}>
+                            {t('download.build', { version: release.version, platform: t(`download.platforms.${release.platform}`) })}
+                          </Button>
+                        ))}
+                      </Box>
+                    )}
+                  </CardContent>
+                  {(licence.invoiceUrl || returnable) && (
+                    <CardActions>
+                      {licence.invoiceUrl && (
+                        <Button size="small" onClick={() => void download(licence)} aria-label={t('pages.licences.invoiceLabel', { name })}>
+                          {t('pages.licences.invoice')}
+                        </Button>
+                      )}
+                      {returnable && (
+                        <Button size="small" color="error" disabled={busy} onClick={() => setReturning(licence)}>
+                          {t('pages.licences.return')}
+                        </Button>
+                      )}
+                    </CardActions>
+                  )}
+                </Card>
+              );
+            })}
+          </Box>
+        )}
+      </Box>
+
+      <ConfirmDialog
+        open={returning !== null}
+        title={t('pages.licences.returnTitle', { name: returning ? nameOf(returning) : '' })}
+        confirmLabel={t('pages.licences.confirmReturn')}
+        cancelLabel={t('pages.licences.keep')}
+        destructive
+        busy={busy}
+        onCancel={() => setReturning(null)}
+        onConfirm={() => {
+          if (returning) void giveBack(returning);
+        }}
+      >
+        {returning?.paid && t('pages.licences.returnText', { amount: formatPrice(returning.paid.amount, returning.paid.currencyCode, language) })}
+      </ConfirmDialog>
+    </PageCard>
+  );
+}
