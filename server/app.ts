@@ -149,7 +149,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     async (api) => {
       registerApiNotFound(api);
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { deps: { users, accessTokens, offlineTokens, throttle, sessions }, guards });
+      await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions }, guards });
       await api.register(sessionRoutes, { sessions, guards });
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
       await api.register(registrationRoutes, { deps: registration });

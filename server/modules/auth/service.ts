@@ -2,7 +2,6 @@ import type { LoginResponse, ValidateTokenResponse } from '../../../contract/aut
 import { isAdmin } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
 import type { UsersRepo, UserWithRoles } from '../users/repo.js';
-import type { AccessTokens } from './access-tokens.js';
 import type { OfflineTokens } from './offline-tokens.js';
 import type { Throttle, ThrottleRule } from './throttle.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
@@ -10,7 +9,6 @@ import type { SessionClient, Sessions } from './sessions.js';
 
 export interface AuthDeps {
   users: UsersRepo;
-  accessTokens: AccessTokens;
   offlineTokens: OfflineTokens;
   throttle: Throttle;
   sessions: Sessions;

@@ -100,16 +100,9 @@ async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: 
   return [...newest.values()].sort((a, b) => a.platform.localeCompare(b.platform));
 }
 
-/**
- * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
- * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
- * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
- * purchase not yet refunded, until when it can be returned. Only the owner or an admin may read them.
- */
-export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
-  const owner = userId ?? requester.id;
-  if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
-  const rows = await db
+/** Licences with the payment that bought them (none for a coupon's): what listing and returning read. */
+function licencesWithPayment(db: Kysely<Database>) {
+  return db
     .selectFrom('licences')
     .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
     .select([
@@ -121,11 +114,24 @@ export async function perpetualLicences(db: Kysely<Database>, requester: UserWit
       'licences.product_id',
       'licences.price_id',
       'licences.granted_at',
+      'licences.revoked_at',
       'transactions.grand_total',
       'transactions.currency_code',
       'transactions.billed_at',
       'transactions.refund_status',
-    ])
+    ]);
+}
+
+/**
+ * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
+ * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
+ * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
+ * purchase not yet refunded, until when it can be returned. Only the owner or an admin may read them.
+ */
+export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
+  const owner = userId ?? requester.id;
+  if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
+  const rows = await licencesWithPayment(db)
     .where('licences.user_id', '=', owner)
     .where('licences.edition', '=', 'full')
     .where('licences.revoked_at', 'is', null)
@@ -190,21 +196,7 @@ export async function returnLicence(
 ): Promise<{ refund: { amount: number; currencyCode: string }; transactionId: string }> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('licences')
-      .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
-      .select([
-        'licences.id',
-        'licences.source',
-        'licences.release',
-        'licences.transaction_id',
-        'licences.granted_at',
-        'licences.revoked_at',
-        'transactions.grand_total',
-        'transactions.currency_code',
-        'transactions.billed_at',
-        'transactions.refund_status',
-      ])
+    const row = await licencesWithPayment(trx)
       .where('licences.id', '=', licenceId)
       .where('licences.user_id', '=', user.id)
       .where('licences.edition', '=', 'full')

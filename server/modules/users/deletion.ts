@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Paddle } from '@paddle/paddle-node-sdk';
-import { ApiError } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
