@@ -1,5 +1,5 @@
 import type { BaseRecord, CrudFilter, CrudSort, CustomParams, DataProvider, LogicalFilter, Pagination } from '@refinedev/core';
-import type { HttpClient, RequestOptions } from './http.js';
+import { isApiError, type ApiError, type HttpClient, type RequestOptions } from './http.js';
 
 export interface ListQuery {
   sortField?: string;
@@ -75,36 +75,84 @@ const CUSTOM_METHODS: Partial<Record<CustomParams['method'], RequestOptions['met
   delete: 'DELETE',
 };
 
-/** Admin resources over the API: `{ data, total }` lists and REST paths per record (spec section 7). */
-export function createDataProvider(http: HttpClient): DataProvider {
+/**
+ * The signed-in user's own resources and where the API keeps them (spec section 7). A `one` resource is
+ * the user's single record (`useOne({ resource, id: 'me' })`, the id is not sent); a `list` resource
+ * answers a plain array. `item` is the path of one of its records, for deleting it. Resources not named
+ * here (the admin lists: users, lite-keys) follow the REST paths `/{resource}` and `/{resource}/{id}`.
+ */
+export const ACCOUNT_RESOURCES: Record<string, { one?: string; list?: string; item?: (id: string) => string; update?: 'PATCH' | 'PUT' }> = {
+  subscription: { one: '/subscription/user' },
+  'payment-method': { one: '/subscription/payment-method' },
+  'billing-info': { one: '/subscription/billing-info', update: 'PATCH' },
+  invoices: { list: '/subscription/billing/invoice' },
+  licences: { list: '/perpetual/license' },
+  seats: { one: '/perpetual/seats', item: (id) => `/perpetual/seats?id=${encodeURIComponent(id)}` },
+  sessions: { list: '/users/me/sessions', item: (id) => `/users/me/sessions/${encodeURIComponent(id)}` },
+  plans: { list: '/paddle/list-plans' },
+  'perpetual-products': { list: '/perpetual/products' },
+};
+
+/**
+ * A failed call as Refine's HttpError: the API's body and status, with `message` the translated text
+ * of its messageKey, so Refine's notifications (and a page's inline error) show the user's language.
+ */
+export type DataError = ApiError & { message: string };
+function translated(error: unknown, translate: (key: string) => string): unknown {
+  if (!isApiError(error)) return error;
+  return { ...error, message: translate(error.messageKey) } satisfies DataError;
+}
+
+export interface DataProviderDeps {
+  /** A messageKey's text in the screen's language. */
+  translate?: (messageKey: string) => string;
+}
+
+/** Resources over the API: `{ data, total }` lists and REST paths per record (spec section 7), or the account paths above. */
+export function createDataProvider(http: HttpClient, deps: DataProviderDeps = {}): DataProvider {
+  const translate = deps.translate ?? ((messageKey: string) => messageKey);
+  const call = async <T>(url: string, options?: RequestOptions): Promise<T> => {
+    try {
+      return await http<T>(url, options);
+    } catch (error) {
+      throw translated(error, translate);
+    }
+  };
+  const itemPath = (resource: string, id: BaseRecord['id']) =>
+    ACCOUNT_RESOURCES[resource]?.item?.(String(id)) ?? `/${resource}/${encodeURIComponent(String(id))}`;
+
   return {
     getApiUrl: () => '/api',
     async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, sorters, filters }: Parameters<DataProvider['getList']>[0]) {
-      const body = await http<{ data: TData[]; total: number }>(
-        `/${resource}${listQueryString(toListQuery(pagination, sorters, filters))}`,
-      );
+      const listPath = ACCOUNT_RESOURCES[resource]?.list;
+      if (listPath) {
+        const data = (await call<TData[] | null>(listPath)) ?? [];
+        return { data, total: data.length };
+      }
+      const body = await call<{ data: TData[]; total: number }>(`/${resource}${listQueryString(toListQuery(pagination, sorters, filters))}`);
       return { data: body.data, total: body.total };
     },
     async getOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['getOne']>[0]) {
-      return { data: await http<TData>(`/${resource}/${encodeURIComponent(String(id))}`) };
+      const onePath = ACCOUNT_RESOURCES[resource]?.one;
+      return { data: await call<TData>(onePath ?? itemPath(resource, id)) };
     },
     async create<TData extends BaseRecord = BaseRecord>({ resource, variables }: Parameters<DataProvider['create']>[0]) {
-      return { data: await http<TData>(`/${resource}`, { method: 'POST', body: variables }) };
+      return { data: await call<TData>(ACCOUNT_RESOURCES[resource]?.list ?? `/${resource}`, { method: 'POST', body: variables }) };
     },
     async update<TData extends BaseRecord = BaseRecord>({ resource, id, variables }: Parameters<DataProvider['update']>[0]) {
-      return {
-        data: await http<TData>(`/${resource}/${encodeURIComponent(String(id))}`, { method: 'PATCH', body: variables }),
-      };
+      const account = ACCOUNT_RESOURCES[resource];
+      const url = account?.one ?? itemPath(resource, id);
+      return { data: await call<TData>(url, { method: account?.update ?? 'PATCH', body: variables }) };
     },
     async deleteOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['deleteOne']>[0]) {
-      const data = await http<TData | null>(`/${resource}/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
+      const data = await call<TData | null>(itemPath(resource, id), { method: 'DELETE' });
       return { data: (data ?? { id }) as TData };
     },
     /** `useCustom` and `useCustomMutation`: `url` is a path under the API base, like every other call here. */
     async custom<TData extends BaseRecord = BaseRecord>({ url, method, payload }: CustomParams) {
       const httpMethod = CUSTOM_METHODS[method];
       if (!httpMethod) throw new Error(`The API takes no ${method.toUpperCase()} requests`);
-      return { data: await http<TData>(url, { method: httpMethod, body: payload }) };
+      return { data: await call<TData>(url, { method: httpMethod, body: payload }) };
     },
   };
 }

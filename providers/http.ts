@@ -1,5 +1,4 @@
 import type { ErrorBody } from '../contract/errors.js';
-import { createMessageBus, type MessageBus } from './messages.js';
 import { createMemoryStorage, createSessionStore, type SessionStore } from './session.js';
 
 export interface RequestOptions {
@@ -31,7 +30,6 @@ export type HttpClient = <T>(url: string, options?: RequestOptions) => Promise<T
 export interface HttpDeps {
   baseUrl: string;
   session: SessionStore;
-  messages: MessageBus;
   /** The current UI language, sent so server texts match the screen. */
   language?: () => string;
   fetch?: typeof fetch;
@@ -50,7 +48,8 @@ export interface SessionRenewal {
 /**
  * The only place that calls fetch (spec section 7): JSON content type; a bearer token unless `noAuth`,
  * and no request at all without one; a `Bearer` response header replaces the stored token; an empty
- * body is null; a non-OK answer publishes its messageKey (default DEFAULT) and rejects with the body.
+ * body is null; a non-OK answer rejects with the body and its messageKey (default DEFAULT), which the
+ * data provider turns into the translated text Refine's notifications show.
  */
 export function createHttpClient(deps: HttpDeps): HttpClient {
   const doFetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -78,7 +77,6 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       });
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-      deps.messages.publish('DEFAULT');
       const error: ApiError = { messageKey: 'DEFAULT', message: 'Network error', statusCode: 0 };
       throw error;
     }
@@ -94,7 +92,6 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       if (messageKey === 'SESSION_EXPIRED' && !options.noAuth && !retried && renew && (await renew())) {
         return request<T>(url, options, true);
       }
-      deps.messages.publish(messageKey);
       const error: ApiError = {
         ...errorBody,
         messageKey,
@@ -119,17 +116,15 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** The app's instances: one session store, one message bus, one client. */
+/** The app's instances: one session store, one client. */
 export const session: SessionStore = createSessionStore(
   typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
 );
-export const messages: MessageBus = createMessageBus();
 /** Filled in by providers/index.ts with the auth provider's renewal. */
 export const sessionRenewal: SessionRenewal = { renew: null };
 export const http: HttpClient = createHttpClient({
   baseUrl: '/api',
   session,
-  messages,
   renewal: sessionRenewal,
   language: () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en'),
 });

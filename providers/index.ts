@@ -1,7 +1,7 @@
 import { createAccountApi } from './accountApi.js';
 import { AUTH_CHANNEL, createAuthProvider } from './authProvider.js';
 import { createSessionCache } from './cache.js';
-import { http, messages, session, sessionRenewal } from './http.js';
+import { http, session, sessionRenewal } from './http.js';
 
 /**
  * The session providers, wired once: one HTTP client, one session store, one cache, one channel.
@@ -13,7 +13,7 @@ export const authChannel: BroadcastChannel | null =
 export const authProvider = createAuthProvider({ http, session, cache, channel: authChannel });
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
-export { http, messages, session };
+export { http, session };
 /**
  * For pages that use nothing else of the providers. Importing http.ts on its own would make the bundler
  * split it from this module's chunk, which every route loads, into one more request for all of them.

@@ -7,7 +7,7 @@ import { authChannel, authProvider } from '../providers/index.js';
 import { FullPageSpinner } from './components/FullPageSpinner.js';
 import { LocaleScope } from './components/LocaleScope.js';
 import { PublicLayout } from './components/layout/PublicLayout.js';
-import { PAGES } from './pages/index.js';
+import { pageOf } from './pages/index.js';
 import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
 import { LOCALES, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
 import { RouteGuard } from './routing/RouteGuard.js';
@@ -16,15 +16,18 @@ import { theme } from './theme.js';
 
 /** The signed-in frame mounts <Refine> (src/refine.ts) and its MUI layout; public pages never load either. */
 const AccountLayout = lazy(() => import('./components/layout/AccountLayout.js'));
+/** Asks Refine's access control provider whether the user may see a signed-in screen (src/routing/AccessGate.tsx). */
+const AccessGate = lazy(() => import('./routing/AccessGate.js'));
 
 function screen(entry: RouteEntry) {
-  const Page = PAGES[entry.page];
+  const Page = pageOf(entry.page);
+  const page = (
+    <Suspense fallback={<FullPageSpinner />}>
+      <Page titleKey={entry.titleKey} />
+    </Suspense>
+  );
   return (
-    <RouteGuard entry={entry}>
-      <Suspense fallback={<FullPageSpinner />}>
-        <Page titleKey={entry.titleKey} />
-      </Suspense>
-    </RouteGuard>
+    <RouteGuard entry={entry}>{entry.layout === 'account' ? <AccessGate resource={entry.resource}>{page}</AccessGate> : page}</RouteGuard>
   );
 }
 

@@ -1,35 +1,42 @@
 import routerProvider from '@refinedev/react-router';
-import type { RefineProps } from '@refinedev/core';
+import type { RefineProps, ResourceProps } from '@refinedev/core';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
+import { openStream } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
+import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, http } from '../providers/index.js';
 import { i18n } from './i18n.js';
+import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
+
+/** A messageKey's text in the screen's language (DEFAULT's when the key is unknown). */
+export function messageText(messageKey: string): string {
+  return i18n.t(`errors.${messageKey}`, { defaultValue: i18n.t('errors.DEFAULT') });
+}
+
+/**
+ * Refine's resources, from the route table: each resource with the path of the screen that lists it
+ * (the menu's entry, when it has one) and the access it needs.
+ */
+export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceName[]).map((name) => {
+  const screens = ROUTES.filter((route) => route.layout === 'account' && route.resource === name);
+  const screen = screens.find((route) => route.menu) ?? screens[0];
+  return { name, ...(screen ? { list: `/${screen.path}` } : {}), meta: { access: RESOURCES[name] } };
+});
 
 /**
  * Refine's configuration: the providers, the resources the menus, access control and data hooks know
  * about (spec sections 2 and 6), and the options. <Refine> itself is mounted by the signed-in frame
- * (src/components/layout/AccountLayout.tsx), so the public pages never download Refine.
+ * (src/components/layout/AccountLayout.tsx, which adds the notification provider), so the public pages
+ * never download Refine.
  */
 export const refineProps = {
   routerProvider,
-  dataProvider: createDataProvider(http),
+  dataProvider: createDataProvider(http, { translate: messageText }),
+  liveProvider: createLiveProvider(openStream),
   authProvider,
-  accessControlProvider: createAccessControlProvider(() => authProvider.getPermissions()),
+  accessControlProvider: createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf }),
   i18nProvider: createI18nProvider(i18n),
-  resources: [
-    { name: 'profile', list: '/account/profile' },
-    { name: 'subscription', list: '/account/subscription' },
-    { name: 'payment-options', list: '/account/payment-options' },
-    { name: 'billing-info', list: '/account/billing-info' },
-    { name: 'purchase-history', list: '/account/purchase-history' },
-    { name: 'licences', list: '/account/licences' },
-    { name: 'device-manager', list: '/account/device-manager' },
-    { name: 'security', list: '/account/security' },
-    { name: 'analytics', list: '/admin/analytics' },
-    { name: 'cohorts', list: '/admin/cohort' },
-    { name: 'users', list: '/admin/users' },
-    { name: 'lite-keys', list: '/admin/shapelab-lite' },
-  ],
-  options: { disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false },
+  resources,
+  options: { disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false, liveMode: 'auto' },
 } satisfies Omit<RefineProps, 'children'>;

@@ -1,28 +1,54 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { PAGE_MODULES, type PageName } from '../routing/routes.js';
+import type { AccountPageName, PageName, PublicPageName } from '../routing/routes.js';
 
 export interface PageProps {
   /** The route's title key (spec section 2 screens); pages that know their title may ignore it. */
   titleKey: string;
 }
 
-type PageModule = { default: ComponentType<PageProps> };
-/** Public screens are listed here; the signed-in frame's are listed in their own chunk (account-pages.ts). */
-const publicModules = import.meta.glob<PageModule>(['./auth/*.tsx', './public/*.tsx']);
+export type PageModule = { default: ComponentType<PageProps> };
+export type PageLoaders<Name extends string> = { [K in Name]: () => Promise<PageModule> };
+
+/**
+ * The public screens, each a typed lazy import: a page the route table names but that is not here, or a
+ * module that is missing or exports no page, fails the type check. The signed-in screens are listed in
+ * their own chunk (account-pages.ts) so sign-in and registration never carry the list of them.
+ */
+const PUBLIC_PAGES: PageLoaders<PublicPageName> = {
+  login: () => import('./auth/Login.js'),
+  adminLogin: () => import('./auth/AdminLogin.js'),
+  notFound: () => import('./public/NotFound.js'),
+  forgotPassword: () => import('./auth/ForgotPassword.js'),
+  resetPassword: () => import('./auth/ResetPassword.js'),
+  verifyEmail: () => import('./auth/VerifyEmail.js'),
+  confirmCode: () => import('./auth/ConfirmCode.js'),
+  registration: () => import('./auth/Registration.js'),
+  registrationSiggraph: () => import('./auth/RegistrationSiggraph.js'),
+  registrationSuccess: () => import('./auth/RegistrationSuccess.js'),
+  legal: () => import('./public/LegalDocument.js'),
+  socialCallback: () => import('./auth/SocialCallback.js'),
+  externalCheckout: () => import('./auth/ExternalCheckout.js'),
+};
+
+function isPublic(name: PageName): name is PublicPageName {
+  return Object.hasOwn(PUBLIC_PAGES, name);
+}
 
 function load(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
-  const key = `./${PAGE_MODULES[name]}.tsx`;
-  const loader = publicModules[key];
-  if (loader) return lazy(loader);
+  if (isPublic(name)) return lazy(PUBLIC_PAGES[name]);
   return lazy(async () => {
-    const { ACCOUNT_PAGE_LOADERS } = await import('./account-pages.js');
-    const accountLoader = ACCOUNT_PAGE_LOADERS[key];
-    if (!accountLoader) throw new Error(`No page module for ${name}`);
-    return accountLoader();
+    const { ACCOUNT_PAGES } = await import('./account-pages.js');
+    return ACCOUNT_PAGES[name satisfies AccountPageName]();
   });
 }
 
-/** Screens by name, each in its own chunk so a route downloads only what it shows. */
-export const PAGES = Object.fromEntries(
-  (Object.keys(PAGE_MODULES) as PageName[]).map((name) => [name, load(name)]),
-) as Record<PageName, LazyExoticComponent<ComponentType<PageProps>>>;
+const cache = new Map<PageName, LazyExoticComponent<ComponentType<PageProps>>>();
+/** A screen by name (one lazy component each, so a route downloads only what it shows). */
+export function pageOf(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
+  let page = cache.get(name);
+  if (!page) {
+    page = load(name);
+    cache.set(name, page);
+  }
+  return page;
+}

@@ -26,7 +26,6 @@ export function RouteGuard({ entry, children }: { entry: RouteEntry; children: R
           access: entry.access,
           allowAll: entry.allowAll ?? false,
           authenticated: sessionState.authenticated,
-          roles: sessionState.roles,
           profileFlag: sessionStorage.getItem(PROFILE_FLAG_KEY) !== null,
           previousPath: lastRenderedPath,
           requestedReturn: new URLSearchParams(location.search).get('to'),

@@ -1,5 +1,3 @@
-import { isAdmin } from '../../contract/roles.js';
-
 /**
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
  * every navigation. Paths here are app paths without the locale prefix.
@@ -25,7 +23,6 @@ export interface GuardInput {
   access: Access;
   allowAll: boolean;
   authenticated: boolean;
-  roles: readonly string[];
   /** The flag an earlier event set (spec section 2: allowAll). */
   profileFlag: boolean;
   /** Where the user was before this navigation, if inside the app. */
@@ -38,6 +35,10 @@ export type GuardDecision =
   | { type: 'render' }
   | { type: 'redirect'; to: string; clearProfileFlag?: boolean };
 
+/**
+ * Who is signed in and where they may go next. Whether a signed-in user may see a screen's resource (the
+ * admin role) is the access control provider's answer, asked by the signed-in frame (AccessGate).
+ */
 export function decideNavigation(input: GuardInput): GuardDecision {
   if (input.profileFlag && !input.allowAll) {
     return { type: 'redirect', to: PROFILE_PATH, clearProfileFlag: true };
@@ -52,9 +53,6 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     const previous = input.previousPath?.split('?')[0];
     const back = input.previousPath && previous !== input.path ? input.previousPath : null;
     return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, '/') };
-  }
-  if (input.access === 'admin' && !isAdmin(input.roles)) {
-    return { type: 'redirect', to: '/' };
   }
   return { type: 'render' };
 }

@@ -1,10 +1,13 @@
 import type { Access } from './guard.js';
 
 /**
- * Every route of spec section 2. `layout` picks the frame (the signed-in ThemedLayout or the public
- * frame); `page` names the screen (see src/pages/index.tsx).
+ * The one route table (spec section 2): every screen's path, who may see it, its frame, its title, the
+ * Refine resource it shows, and the menu it appears in. Refine's resources (src/refine.ts), the menus
+ * (src/routing/menu.ts), the access rules (providers/accessControlProvider.ts) and the router (src/App.tsx)
+ * are all derived from it; nothing else lists routes.
  */
-/** Each screen's module under src/pages/ (a lazy chunk of its own; the bundle budgets read this too). */
+
+/** Each screen's module under src/pages/; src/pages/index.tsx imports each one by name, typed. */
 export const PAGE_MODULES = {
   login: 'auth/Login',
   adminLogin: 'auth/AdminLogin',
@@ -16,56 +19,104 @@ export const PAGE_MODULES = {
   registration: 'auth/Registration',
   registrationSiggraph: 'auth/RegistrationSiggraph',
   registrationSuccess: 'auth/RegistrationSuccess',
-  profile: 'account/Profile',
   legal: 'public/LegalDocument',
   socialCallback: 'auth/SocialCallback',
+  externalCheckout: 'auth/ExternalCheckout',
+  profile: 'account/Profile',
   socialAccount: 'account/SocialAccount',
   subscription: 'account/Subscription',
   purchaseHistory: 'account/PurchaseHistory',
   licences: 'account/Licences',
   billingInfo: 'account/BillingInfo',
-  externalCheckout: 'auth/ExternalCheckout',
-  subPayment: 'checkout/SubPayment',
   paymentOptions: 'account/PaymentOptions',
+  deviceManager: 'account/DeviceManager',
+  security: 'account/Security',
+  subPayment: 'checkout/SubPayment',
   paypalReturn: 'checkout/PayPalReturn',
   choosePlan: 'checkout/ChoosePlan',
   checkoutNew: 'checkout/CheckoutNew',
   purchaseSuccess: 'checkout/PurchaseSuccess',
-  deviceManager: 'account/DeviceManager',
-  security: 'account/Security',
+  perpetualProducts: 'checkout/PerpetualProducts',
   shapelabLite: 'admin/ShapelabLite',
   users: 'admin/Users',
   analytics: 'admin/Analytics',
   cohort: 'admin/Cohort',
-  perpetualProducts: 'checkout/PerpetualProducts',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
+
+/** Screens of the signed-in frame (its own lazy chunk, src/pages/account-pages.ts) and of the public frame. */
+type FrameOf<M extends string> = M extends `${'account' | 'checkout' | 'admin'}/${string}` ? 'account' : 'public';
+export type AccountPageName = { [K in PageName]: FrameOf<(typeof PAGE_MODULES)[K]> extends 'account' ? K : never }[PageName];
+export type PublicPageName = Exclude<PageName, AccountPageName>;
 
 /** The lazy module of the signed-in frame (src/components/layout/AccountLayout.tsx). */
 export const ACCOUNT_LAYOUT_MODULE = 'src/components/layout/AccountLayout.tsx';
 /** The lazy list of the signed-in frame's screens (src/pages/account-pages.ts). */
 export const ACCOUNT_PAGES_MODULE = 'src/pages/account-pages.ts';
 
-export interface RouteEntry {
+/** The side menu an entry appears in: the account menu, the admin menu, or the admin menu's store analytics group. */
+export type MenuName = 'account' | 'admin' | 'storeAnalytics';
+
+interface BaseRoute {
   /** Path without locale prefix and without leading slash; '' is the root. */
   path: string;
   access: Access;
-  layout: 'account' | 'public';
   titleKey: string;
-  page: PageName;
   /** Spec section 2: routes that stay reachable while the profile-redirect flag is set. */
   allowAll?: boolean;
+  /** The menu that lists this route (under its title). */
+  menu?: MenuName;
 }
+export interface AccountRoute extends BaseRoute {
+  layout: 'account';
+  page: AccountPageName;
+  /** The Refine resource the screen shows; the access control provider decides by it. */
+  resource: ResourceName;
+}
+export interface PublicRoute extends BaseRoute {
+  layout: 'public';
+  page: PublicPageName;
+}
+export type RouteEntry = AccountRoute | PublicRoute;
 
-const account = (path: string, titleKey: string, access: Access, page: PageName): RouteEntry => ({
-  path,
-  access,
-  layout: 'account',
-  titleKey,
-  page,
-});
+/**
+ * Refine's resources: what the signed-in screens show and edit through the data provider, with who may
+ * read them. Screens name one of these; the data provider knows each one's API path.
+ */
+export const RESOURCES = {
+  profile: 'user',
+  subscription: 'user',
+  'payment-method': 'user',
+  'billing-info': 'user',
+  invoices: 'user',
+  licences: 'user',
+  seats: 'user',
+  sessions: 'user',
+  plans: 'user',
+  'perpetual-products': 'user',
+  checkout: 'user',
+  users: 'admin',
+  'lite-keys': 'admin',
+  analytics: 'admin',
+  cohorts: 'admin',
+  'analytics-steam': 'admin',
+  'analytics-subscription': 'admin',
+  'analytics-metapc': 'admin',
+  'analytics-perpetual-2024': 'admin',
+  'analytics-viveport': 'admin',
+  'analytics-android': 'admin',
+} as const satisfies Record<string, Extract<Access, 'user' | 'admin'>>;
+export type ResourceName = keyof typeof RESOURCES;
 
-const publicPage = (path: string, titleKey: string, access: Access, page: PageName): RouteEntry => ({
+const account = (
+  path: string,
+  titleKey: string,
+  page: AccountPageName,
+  resource: ResourceName,
+  menu?: MenuName,
+): AccountRoute => ({ path, access: RESOURCES[resource], layout: 'account', titleKey, page, resource, ...(menu ? { menu } : {}) });
+
+const publicPage = (path: string, titleKey: string, access: 'public' | 'anonymous', page: PublicPageName): PublicRoute => ({
   path,
   access,
   layout: 'public',
@@ -76,27 +127,27 @@ const publicPage = (path: string, titleKey: string, access: Access, page: PageNa
 
 export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
-  account('', 'routes.profile', 'user', 'profile'),
-  account('account/profile', 'routes.profile', 'user', 'profile'),
-  account('account/subscription', 'routes.subscription', 'user', 'subscription'),
-  account('account/subscription/choose-plan', 'routes.choosePlan', 'user', 'choosePlan'),
-  account('account/payment-options', 'routes.paymentOptions', 'user', 'paymentOptions'),
-  account('account/billing-info', 'routes.billingInfo', 'user', 'billingInfo'),
-  account('account/purchase-history', 'routes.purchaseHistory', 'user', 'purchaseHistory'),
-  account('account/licences', 'routes.licences', 'user', 'licences'),
-  account('account/device-manager', 'routes.deviceManager', 'user', 'deviceManager'),
-  account('account/security', 'routes.security', 'user', 'security'),
-  account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'user', 'checkoutNew'),
-  account('sub-payment', 'routes.checkoutNew', 'user', 'subPayment'),
-  account('perpetual', 'routes.perpetualProducts', 'user', 'perpetualProducts'),
-  account('perpetual/success', 'routes.perpetualSuccess', 'user', 'purchaseSuccess'),
-  account('subscription/success', 'routes.subscriptionSuccess', 'user', 'purchaseSuccess'),
+  account('', 'routes.profile', 'profile', 'profile'),
+  account('account/profile', 'routes.profile', 'profile', 'profile', 'account'),
+  account('account/subscription', 'routes.subscription', 'subscription', 'subscription', 'account'),
+  account('account/subscription/choose-plan', 'routes.choosePlan', 'choosePlan', 'plans'),
+  account('account/payment-options', 'routes.paymentOptions', 'paymentOptions', 'payment-method', 'account'),
+  account('account/billing-info', 'routes.billingInfo', 'billingInfo', 'billing-info', 'account'),
+  account('account/purchase-history', 'routes.purchaseHistory', 'purchaseHistory', 'invoices', 'account'),
+  account('account/licences', 'routes.licences', 'licences', 'licences', 'account'),
+  account('account/device-manager', 'routes.deviceManager', 'deviceManager', 'seats', 'account'),
+  account('account/security', 'routes.security', 'security', 'sessions', 'account'),
+  account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'checkoutNew', 'checkout'),
+  account('sub-payment', 'routes.checkoutNew', 'subPayment', 'checkout'),
+  account('perpetual', 'routes.perpetualProducts', 'perpetualProducts', 'perpetual-products'),
+  account('perpetual/success', 'routes.perpetualSuccess', 'purchaseSuccess', 'checkout'),
+  account('subscription/success', 'routes.subscriptionSuccess', 'purchaseSuccess', 'checkout'),
   // Redirect helpers that need a session.
-  account('google/connect', 'routes.googleConnect', 'user', 'socialAccount'),
-  account('facebook/connect', 'routes.facebookConnect', 'user', 'socialAccount'),
-  account('facebook/disconnect', 'routes.facebookDisconnect', 'user', 'socialAccount'),
-  account('paypal/return', 'routes.paypalReturn', 'user', 'paypalReturn'),
-  account('paypal/cancel', 'routes.paypalCancel', 'user', 'paypalReturn'),
+  account('google/connect', 'routes.googleConnect', 'socialAccount', 'profile'),
+  account('facebook/connect', 'routes.facebookConnect', 'socialAccount', 'profile'),
+  account('facebook/disconnect', 'routes.facebookDisconnect', 'socialAccount', 'profile'),
+  account('paypal/return', 'routes.paypalReturn', 'paypalReturn', 'payment-method'),
+  account('paypal/cancel', 'routes.paypalCancel', 'paypalReturn', 'payment-method'),
 
   // Public pages.
   publicPage('terms', 'routes.terms', 'public', 'legal'),
@@ -115,17 +166,22 @@ export const ROUTES: RouteEntry[] = [
 
   // Admin area.
   publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
-  account('admin/analytics', 'routes.analytics', 'admin', 'analytics'),
-  account('admin/cohort', 'routes.cohort', 'admin', 'cohort'),
-  account('admin/users', 'routes.users', 'admin', 'users'),
-  account('admin/shapelab-lite', 'routes.shapelabLite', 'admin', 'shapelabLite'),
-  account('admin/analytics/steam', 'routes.steamAnalytics', 'admin', 'analytics'),
-  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'admin', 'analytics'),
-  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'admin', 'analytics'),
-  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'admin', 'analytics'),
-  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'admin', 'analytics'),
-  account('admin/analytics/android', 'routes.androidAnalytics', 'admin', 'analytics'),
+  account('admin/analytics', 'routes.analytics', 'analytics', 'analytics', 'admin'),
+  account('admin/cohort', 'routes.cohort', 'cohort', 'cohorts', 'admin'),
+  account('admin/users', 'routes.users', 'users', 'users', 'admin'),
+  account('admin/shapelab-lite', 'routes.shapelabLite', 'shapelabLite', 'lite-keys', 'admin'),
+  account('admin/analytics/steam', 'routes.steamAnalytics', 'analytics', 'analytics-steam', 'storeAnalytics'),
+  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'analytics', 'analytics-subscription', 'storeAnalytics'),
+  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'analytics', 'analytics-metapc', 'storeAnalytics'),
+  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'analytics', 'analytics-perpetual-2024', 'storeAnalytics'),
+  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'analytics', 'analytics-viveport', 'storeAnalytics'),
+  account('admin/analytics/android', 'routes.androidAnalytics', 'analytics', 'analytics-android', 'storeAnalytics'),
 
   // Catch-all.
   publicPage('*', 'pages.notFound.title', 'public', 'notFound'),
 ];
+
+/** The access a resource needs (the access control provider's rule); undefined for an unknown name. */
+export function accessOf(resource: string | undefined): 'user' | 'admin' | undefined {
+  return resource !== undefined && Object.hasOwn(RESOURCES, resource) ? RESOURCES[resource as ResourceName] : undefined;
+}

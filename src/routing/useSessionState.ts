@@ -5,16 +5,16 @@ import { isTokenFresh } from '../../providers/authProvider.js';
 
 export type SessionState =
   | { status: 'pending' }
-  | { status: 'ready'; authenticated: boolean; roles: readonly string[] };
+  | { status: 'ready'; authenticated: boolean };
 
 /** What is known without waiting: a fresh token and a cached user, or clearly no session. */
 function snapshot(): SessionState {
   const token = session.getToken();
   if (token !== null && isTokenFresh(token, Date.now())) {
-    return cache.user ? { status: 'ready', authenticated: true, roles: cache.user.roles } : { status: 'pending' };
+    return cache.user ? { status: 'ready', authenticated: true } : { status: 'pending' };
   }
   if (session.getOfflineToken() !== null) return { status: 'pending' };
-  return { status: 'ready', authenticated: false, roles: [] };
+  return { status: 'ready', authenticated: false };
 }
 
 /**

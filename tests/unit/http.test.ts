@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient, type ApiError, type RequestOptions } from '../../providers/http.js';
-import { createMessageBus } from '../../providers/messages.js';
 import { createSessionStore, type SessionStore, TOKEN_KEY } from '../../providers/session.js';
 import { memoryStorage } from './fakes.js';
 
@@ -35,12 +34,9 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 function setup(answer: FakeAnswer | (() => never) = {}, token: string | null = 'stored-token') {
   const storage = memoryStorage(token === null ? {} : { [TOKEN_KEY]: token });
   const session: SessionStore = createSessionStore(storage);
-  const messages = createMessageBus();
-  const published: string[] = [];
-  messages.subscribe((key) => published.push(key));
   const fake = fakeFetch(answer);
-  const http = createHttpClient({ baseUrl: 'https://api.test', session, messages, fetch: fake.fetch });
-  return { http, session, published, ...fake };
+  const http = createHttpClient({ baseUrl: 'https://api.test', session, fetch: fake.fetch });
+  return { http, session, ...fake };
 }
 
 function onlyCall(calls: Call[]): Call {
@@ -122,7 +118,6 @@ describe('HTTP client: requests (spec section 7)', () => {
     const http = createHttpClient({
       baseUrl: '',
       session: createSessionStore(storage),
-      messages: createMessageBus(),
       language: () => 'de',
       fetch: fake.fetch,
     });
@@ -200,14 +195,13 @@ describe('HTTP client: answers (spec section 7)', () => {
     expect(session.getToken()).toBe('stored-token');
   });
 
-  it('a non-OK response publishes its messageKey and rejects with the body plus statusCode', async () => {
-    const { http, published } = setup({
+  it('a non-OK response rejects with the body plus statusCode', async () => {
+    const { http } = setup({
       status: 400,
       body: '{"messageKey":"WRONG_CREDENTIALS","message":"Email or password is incorrect.","field":"email"}',
       headers: JSON_TYPE,
     });
     const error = await rejection(http('/auth/login', { method: 'POST', noAuth: true, body: {} }));
-    expect(published).toEqual(['WRONG_CREDENTIALS']);
     expect(error).toEqual({
       messageKey: 'WRONG_CREDENTIALS',
       message: 'Email or password is incorrect.',
@@ -216,45 +210,35 @@ describe('HTTP client: answers (spec section 7)', () => {
     });
   });
 
-  it('a non-OK response without messageKey publishes and rejects with DEFAULT', async () => {
-    const { http, published } = setup({ status: 500, body: '{"oops":true}', headers: JSON_TYPE });
+  it('a non-OK response without messageKey rejects with DEFAULT', async () => {
+    const { http } = setup({ status: 500, body: '{"oops":true}', headers: JSON_TYPE });
     const error = await rejection(http('/users/me'));
-    expect(published).toEqual(['DEFAULT']);
     expect(error.messageKey).toBe('DEFAULT');
     expect(error.statusCode).toBe(500);
   });
 
-  it('a non-OK response with an empty or text body publishes and rejects with DEFAULT', async () => {
-    const { http, published } = setup({ status: 502, body: 'Bad gateway', headers: { 'content-type': 'text/html' } });
+  it('a non-OK response with an empty or text body rejects with DEFAULT', async () => {
+    const { http } = setup({ status: 502, body: 'Bad gateway', headers: { 'content-type': 'text/html' } });
     const error = await rejection(http('/users/me'));
-    expect(published).toEqual(['DEFAULT']);
     expect(error.messageKey).toBe('DEFAULT');
     expect(error.statusCode).toBe(502);
   });
 
-  it('a network failure publishes DEFAULT and rejects with DEFAULT', async () => {
-    const { http, published } = setup(() => {
+  it('a network failure rejects with DEFAULT', async () => {
+    const { http } = setup(() => {
       throw new TypeError('Failed to fetch');
     });
     const error = await rejection(http('/users/me'));
-    expect(published).toEqual(['DEFAULT']);
     expect(error.messageKey).toBe('DEFAULT');
   });
 
-  it('an OK answer publishes nothing', async () => {
-    const { http, published } = setup({ body: '{}', headers: JSON_TYPE });
-    await http('/users/me');
-    expect(published).toEqual([]);
-  });
-
-  it('an aborted request is passed through without publishing a message', async () => {
-    const { http, published } = setup(() => {
+  it('an aborted request is passed through as it is', async () => {
+    const { http } = setup(() => {
       throw new DOMException('aborted', 'AbortError');
     });
     const controller = new AbortController();
     const options: RequestOptions = { signal: controller.signal };
     await expect(http('/users/me', options)).rejects.toMatchObject({ name: 'AbortError' });
-    expect(published).toEqual([]);
   });
 });
 
@@ -262,9 +246,6 @@ describe('a session the server says has expired', () => {
   function expiringServer(renewed: boolean) {
     const storage = memoryStorage({ [TOKEN_KEY]: 'old-token' });
     const session = createSessionStore(storage);
-    const messages = createMessageBus();
-    const published: string[] = [];
-    messages.subscribe((key) => published.push(key));
     const seen: (string | null)[] = [];
     const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
       const auth = new Headers(init?.headers).get('Authorization');
@@ -276,23 +257,21 @@ describe('a session the server says has expired', () => {
       if (renewed) session.setToken('new-token');
       return renewed;
     });
-    const http = createHttpClient({ baseUrl: 'https://api.test', session, messages, fetch: fetchFn, renewal: { renew } });
-    return { http, renew, seen, published };
+    const http = createHttpClient({ baseUrl: 'https://api.test', session, fetch: fetchFn, renewal: { renew } });
+    return { http, renew, seen };
   }
 
   it('is renewed with the offline token and the request is sent again, once', async () => {
-    const { http, renew, seen, published } = expiringServer(true);
+    const { http, renew, seen } = expiringServer(true);
     await expect(http('/users/me')).resolves.toEqual({ ok: true });
     expect(renew).toHaveBeenCalledTimes(1);
     expect(seen).toEqual(['Bearer old-token', 'Bearer new-token']);
-    expect(published).toEqual([]);
   });
 
   it('fails with SESSION_EXPIRED when renewal is not possible', async () => {
-    const { http, renew, seen, published } = expiringServer(false);
+    const { http, renew, seen } = expiringServer(false);
     await expect(http('/users/me')).rejects.toMatchObject({ messageKey: 'SESSION_EXPIRED', statusCode: 401 });
     expect(renew).toHaveBeenCalledTimes(1);
     expect(seen).toHaveLength(1);
-    expect(published).toEqual(['SESSION_EXPIRED']);
   });
 });

@@ -6,9 +6,9 @@ import { LIVE_REFETCH_DELAY_MS, useLiveCounters } from '../../src/pages/admin/an
 
 /** The handler the dashboard gave the event stream, to play the server's part. */
 let announce: (event: AnalyticsEvent) => void = () => undefined;
-vi.mock('../../src/billing/useEventStream.js', () => ({
-  useServerEvents: (_schema: unknown, onEvent: (event: AnalyticsEvent) => void) => {
-    announce = onEvent;
+vi.mock('@refinedev/core', () => ({
+  useSubscription: ({ channel, onLiveEvent }: { channel: string; onLiveEvent: (event: { payload: unknown }) => void }) => {
+    if (channel === 'resources/analytics') announce = (event) => onLiveEvent({ payload: event });
   },
 }));
 

@@ -1,33 +1,37 @@
-import { renderHook } from '@testing-library/react';
+import type { LiveEvent } from '@refinedev/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { analyticsEventSchema } from '../../contract/analytics.js';
-import { BACKOFF_MS, STALE_STREAM_MS, useEventStream, useServerEvents } from '../../src/billing/useEventStream.js';
+import { BACKOFF_MS, createLiveProvider, LINGER_MS, STALE_STREAM_MS } from '../../providers/liveProvider.js';
 
-/** Each call of openStream gets the next of these: the texts the server writes, then the stream stays open. */
+/** Each opening of the stream gets the next of these: the texts the server writes, then the stream stays open. */
 const streams: string[][] = [];
 const opened = vi.fn();
 /** Writes to the stream opened last, as the server would later. */
 let write: (text: string) => void = () => undefined;
 
-vi.mock('../../providers/http.js', () => ({
-  openStream: (_url: string, signal: AbortSignal) => {
-    opened();
-    const texts = streams.shift() ?? [];
-    return Promise.resolve(
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          write = (text) => controller.enqueue(new TextEncoder().encode(text));
-          texts.forEach(write);
-          // As fetch does: an aborted request errors its body.
-          signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
-        },
-      }),
-    );
-  },
-}));
+function open(_url: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  opened();
+  const texts = streams.shift() ?? [];
+  return Promise.resolve(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        write = (text) => controller.enqueue(new TextEncoder().encode(text));
+        texts.forEach(write);
+        // As fetch does: an aborted request errors its body.
+        signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+      },
+    }),
+  );
+}
 
-const portal = 'event: seat\ndata: {"type":"seat","id":"s1"}\n\n';
+const seat = 'event: seat\ndata: {"type":"seat","id":"s1"}\n\n';
+const payment = 'event: transaction\ndata: {"type":"transaction","id":"txn_1"}\n\n';
 const analytics = 'event: analytics\ndata: {"type":"analytics","day":"2026-11-22","sessions":1,"playedSeconds":60,"exports":0,"launches":0}\n\n';
+
+function listen(provider: ReturnType<typeof createLiveProvider>, resource: string) {
+  const heard: LiveEvent[] = [];
+  const handle: unknown = provider.subscribe({ channel: `resources/${resource}`, types: ['*'], callback: (event) => heard.push(event) });
+  return { heard, stop: () => provider.unsubscribe(handle) };
+}
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -38,30 +42,35 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('the event stream hooks (GET /api/events)', () => {
-  it('each hook hears only the events its schema accepts, on the one stream', async () => {
-    streams.push([`: connected\n\n${portal}${analytics}: heartbeat\n\n`], [`${portal}${analytics}`]);
-    const portalEvents = vi.fn();
-    const analyticsEvents = vi.fn();
-    renderHook(() => useEventStream(portalEvents));
-    renderHook(() => useServerEvents(analyticsEventSchema, analyticsEvents));
+describe("Refine's live provider over the event stream (GET /api/events)", () => {
+  it('each event reaches exactly the resources it changes, on one stream for all of them', async () => {
+    streams.push([`: connected\n\n${seat}${payment}${analytics}: heartbeat\n\n`]);
+    const provider = createLiveProvider(open);
+    const seats = listen(provider, 'seats');
+    const invoices = listen(provider, 'invoices');
+    const sessions = listen(provider, 'sessions');
+    const dashboard = listen(provider, 'analytics');
     await vi.advanceTimersByTimeAsync(0);
-    expect(portalEvents.mock.calls).toEqual([[{ type: 'seat', id: 's1' }]]);
-    expect(analyticsEvents.mock.calls).toEqual([[{ type: 'analytics', day: '2026-11-22', sessions: 1, playedSeconds: 60, exports: 0, launches: 0 }]]);
+    expect(opened).toHaveBeenCalledTimes(1);
+    expect(seats.heard.map((event) => event.payload)).toEqual([{ ids: ['s1'], kind: 'seat' }]);
+    expect(invoices.heard.map((event) => event.payload)).toEqual([{ ids: ['txn_1'], kind: 'transaction' }]);
+    expect(sessions.heard).toEqual([]);
+    expect(dashboard.heard.map((event) => event.payload)).toEqual([
+      { type: 'analytics', day: '2026-11-22', sessions: 1, playedSeconds: 60, exports: 0, launches: 0 },
+    ]);
   });
 
   it('skips a data line that is not JSON instead of dropping the stream', async () => {
-    streams.push([`data: {not json\n\n${portal}`]);
-    const events = vi.fn();
-    renderHook(() => useEventStream(events));
+    streams.push([`data: {not json\n\n${seat}`]);
+    const seats = listen(createLiveProvider(open), 'seats');
     await vi.advanceTimersByTimeAsync(0);
-    expect(events).toHaveBeenCalledTimes(1);
+    expect(seats.heard).toHaveLength(1);
     expect(opened).toHaveBeenCalledTimes(1);
   });
 
   it('a stream silent for two heartbeats is dropped and opened again after the backoff', async () => {
     streams.push([': connected\n\n']);
-    renderHook(() => useEventStream(() => undefined));
+    listen(createLiveProvider(open), 'seats');
     await vi.advanceTimersByTimeAsync(STALE_STREAM_MS - 1);
     expect(opened).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1 + BACKOFF_MS[0]);
@@ -70,7 +79,7 @@ describe('the event stream hooks (GET /api/events)', () => {
 
   it('a heartbeat keeps a quiet stream open', async () => {
     streams.push([': connected\n\n']);
-    renderHook(() => useEventStream(() => undefined));
+    listen(createLiveProvider(open), 'seats');
     for (let beat = 0; beat < 4; beat += 1) {
       await vi.advanceTimersByTimeAsync(STALE_STREAM_MS / 2);
       write(': heartbeat\n\n');
@@ -79,12 +88,18 @@ describe('the event stream hooks (GET /api/events)', () => {
     expect(opened).toHaveBeenCalledTimes(1);
   });
 
-  it('stops listening when the screen goes', async () => {
+  it('moving to another page keeps the stream; it closes a little after the last listener leaves', async () => {
     streams.push([]);
-    const { unmount } = renderHook(() => useEventStream(() => undefined));
+    const provider = createLiveProvider(open);
+    const first = listen(provider, 'seats');
     await vi.advanceTimersByTimeAsync(0);
-    unmount();
-    await vi.advanceTimersByTimeAsync(STALE_STREAM_MS + Math.max(...BACKOFF_MS));
+    first.stop();
+    listen(provider, 'invoices').stop();
+    const next = listen(provider, 'licences');
+    await vi.advanceTimersByTimeAsync(LINGER_MS * 2);
+    expect(opened).toHaveBeenCalledTimes(1);
+    next.stop();
+    await vi.advanceTimersByTimeAsync(LINGER_MS + STALE_STREAM_MS + Math.max(...BACKOFF_MS));
     expect(opened).toHaveBeenCalledTimes(1);
   });
 });

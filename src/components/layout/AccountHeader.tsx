@@ -7,11 +7,10 @@ import MenuItem from '@mui/material/MenuItem';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Toolbar from '@mui/material/Toolbar';
-import { useGetIdentity, useLogout } from '@refinedev/core';
+import { CanAccess, useGetIdentity, useLogout } from '@refinedev/core';
 import { useId, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { isAdmin } from '../../../contract/roles.js';
 import type { Me } from '../../../contract/users.js';
 import { ADMIN_HOME_PATH, ADMIN_LOGIN_PATH, isAdminPath, LOGIN_PATH, PROFILE_PATH } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
@@ -19,6 +18,7 @@ import { USER_MENU } from '../../routing/menu.js';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
 import { MenuButton } from './Sider.js';
+import { useCanOpenAdminArea } from './SideMenu.js';
 
 /** Top bar of the signed-in area: menu toggle, view switch (admins), language, account menu. */
 export function AccountHeader() {
@@ -31,13 +31,14 @@ export function AccountHeader() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const adminArea = isAdminPath(splitLocale(location.pathname).path);
+  const canOpenAdminArea = useCanOpenAdminArea();
 
   return (
     <AppBar position="sticky" color="default" elevation={1}>
       <Toolbar sx={{ gap: 2 }}>
         <MenuButton />
         <Box sx={{ flex: 1 }} />
-        {isAdmin(user?.roles) && (
+        {canOpenAdminArea && (
           <ToggleButtonGroup
             size="small"
             exclusive
@@ -65,9 +66,11 @@ export function AccountHeader() {
         </Button>
         <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
           {USER_MENU.map((entry) => (
-            <MenuItem key={entry.key} component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>
-              {t(entry.labelKey)}
-            </MenuItem>
+            <CanAccess key={entry.key} resource={entry.resource} action="list">
+              <MenuItem component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>
+                {t(entry.labelKey)}
+              </MenuItem>
+            </CanAccess>
           ))}
           <Divider />
           <MenuItem

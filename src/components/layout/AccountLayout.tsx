@@ -1,5 +1,5 @@
 import { Refine } from '@refinedev/core';
-import { ThemedLayout } from '@refinedev/mui';
+import { RefineSnackbarProvider, ThemedLayout } from '@refinedev/mui';
 import { Outlet } from 'react-router';
 import { useAccountTexts } from '../../i18n.js';
 import { refineProps } from '../../refine.js';
@@ -7,27 +7,31 @@ import { FullPageSpinner } from '../FullPageSpinner.js';
 import { useLocale } from '../LocaleScope.js';
 import { AccountHeader } from './AccountHeader.js';
 import { Brand } from './Brand.js';
+import { useNotifications } from './notifications.js';
 import { Sider } from './Sider.js';
 import { SkipLink } from './SkipLink.js';
 
 /**
  * The signed-in frame (users and admins): <Refine> with the app's providers around Refine's ThemedLayout
- * with our menus and header. It is a lazy chunk: sign-in and registration never load it.
+ * with our menus and header, and Refine's MUI notifications (one place that shows what an action did, in
+ * the user's language). It is a lazy chunk: sign-in and registration never load it.
  */
 export default function AccountLayout() {
   const { language } = useLocale();
   if (!useAccountTexts(language)) return <FullPageSpinner />;
   return (
-    <Refine {...refineProps}>
-      <SkipLink />
-      <ThemedLayout
-        Header={AccountHeader}
-        Sider={Sider}
-        Title={Brand}
-        childrenBoxProps={{ id: 'main', tabIndex: -1, sx: { outline: 'none' } }}
-      >
-        <Outlet />
-      </ThemedLayout>
-    </Refine>
+    <RefineSnackbarProvider anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+      <Refine {...refineProps} notificationProvider={useNotifications}>
+        <SkipLink />
+        <ThemedLayout
+          Header={AccountHeader}
+          Sider={Sider}
+          Title={Brand}
+          childrenBoxProps={{ id: 'main', tabIndex: -1, sx: { outline: 'none' } }}
+        >
+          <Outlet />
+        </ThemedLayout>
+      </Refine>
+    </RefineSnackbarProvider>
   );
 }

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
@@ -7,78 +6,48 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useDelete, useOne } from '@refinedev/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Seat, SeatsResponse } from '../../../contract/licensing.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { useEventStream } from '../../billing/useEventStream.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { licensingApi } from '../../licensing/api.js';
+import { formatDateTime } from '../../format/index.js';
 
 /**
  * `/account/device-manager` (spec sections 2 and 9): the computers holding the user's seats, with their
  * name, id and last login, and how many of the seats are in use. Releasing a seat is confirmed first; the
  * computer must then sign in again in Shapelab to use it. The list follows seat changes made elsewhere
- * (an activation in the desktop application, another tab) through the event stream.
+ * (an activation in the desktop application, another tab) through the live provider (resource `seats`).
  */
 export default function DeviceManagerPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const [seats, setSeats] = useState<SeatsResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { result: seats, query } = useOne<SeatsResponse, DataError>({ resource: 'seats', id: 'me' });
+  const { mutate: remove, mutation } = useDelete<Seat, DataError>();
   const [releasing, setReleasing] = useState<Seat | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [released, setReleased] = useState<Seat | null>(null);
+  const busy = mutation.isPending;
 
-  const refresh = useCallback(async () => {
-    try {
-      setSeats(await licensingApi.seats());
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
+  // Refine refetches the seats after the release, also after a failure: a seat released elsewhere in the meantime leaves the list.
+  const release = (seat: Seat) =>
+    remove(
+      {
+        resource: 'seats',
+        id: seat.id,
+        successNotification: () => ({ type: 'success', message: t('pages.deviceManager.released', { name: seat.name }) }),
+      },
+      { onSettled: () => setReleasing(null) },
+    );
 
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-  useEventStream((event) => {
-    if (event.type === 'seat') void refresh();
-  });
-
-  async function release(seat: Seat) {
-    setBusy(true);
-    setError(null);
-    setReleased(null);
-    try {
-      await licensingApi.releaseSeat(seat.id);
-      setReleased(seat);
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setReleasing(null);
-      setBusy(false);
-      // Also after a failure: a seat released elsewhere in the meantime leaves the list.
-      void refresh();
-    }
-  }
-
-  if (!seats && !error) return <FullPageSpinner />;
-  const lastLogin = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : t('pages.deviceManager.never');
+  if (query.isLoading) return <FullPageSpinner />;
+  const lastLogin = (iso: string | null) => (iso ? formatDateTime(iso, language) : t('pages.deviceManager.never'));
 
   return (
     <PageCard title={t(titleKey)} testId="device-manager">
-      <ErrorAlert messageKey={error} />
-      {released && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {t('pages.deviceManager.released', { name: released.name })}
-        </Alert>
-      )}
       {seats && (
         <Typography sx={{ mb: 2 }} data-testid="seat-usage">
           {t('pages.deviceManager.usage', { used: seats.seats.length, limit: seats.limit })}
@@ -131,7 +100,7 @@ export default function DeviceManagerPage({ titleKey }: { titleKey: string }) {
         busy={busy}
         destructive
         onCancel={() => setReleasing(null)}
-        onConfirm={() => releasing && void release(releasing)}
+        onConfirm={() => releasing && release(releasing)}
       >
         {t('pages.deviceManager.confirmText', { name: releasing?.name ?? '', computerId: releasing?.computerId ?? '' })}
       </ConfirmDialog>

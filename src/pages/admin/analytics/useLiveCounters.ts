@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { useSubscription } from '@refinedev/core';
 import { analyticsEventSchema, type Channel } from '../../../../contract/analytics.js';
-import { useServerEvents } from '../../../billing/useEventStream.js';
 import type { AnalyticsFilters } from './filters.js';
 import { liveCounts, liveReducer, liveScope, NO_LIVE, type LiveCounts } from './live.js';
 
@@ -24,22 +24,28 @@ export function useLiveCounters(filters: AnalyticsFilters | null, channel: Chann
   }, [scope]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  useServerEvents(
-    analyticsEventSchema,
-    (event) => {
-      if (!scope) return;
-      dispatch({ type: 'event', event, scope });
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => {
-        // Read when the refetch starts: the figures it brings hold the events counted up to here.
-        const upTo = seq.current;
-        void refetch().then((result) => {
-          if (!result.isError) dispatch({ type: 'settled', seq: upTo });
-        });
-      }, LIVE_REFETCH_DELAY_MS);
-    },
-    scope !== null,
-  );
+  const onReport = useRef<(payload: unknown) => void>(() => undefined);
+  onReport.current = (payload) => {
+    const parsed = analyticsEventSchema.safeParse(payload);
+    if (!scope || !parsed.success) return;
+    const event = parsed.data;
+    dispatch({ type: 'event', event, scope });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      // Read when the refetch starts: the figures it brings hold the events counted up to here.
+      const upTo = seq.current;
+      void refetch().then((result) => {
+        if (!result.isError) dispatch({ type: 'settled', seq: upTo });
+      });
+    }, LIVE_REFETCH_DELAY_MS);
+  };
+  // The live provider's analytics channel (providers/liveProvider.ts): one event per batch of desktop reports.
+  useSubscription({
+    channel: 'resources/analytics',
+    types: ['created'],
+    enabled: scope !== null,
+    onLiveEvent: (event) => onReport.current(event.payload),
+  });
 
   return useMemo(() => liveCounts(state), [state]);
 }

@@ -1,0 +1,159 @@
+import type { LiveEvent, LiveProvider } from '@refinedev/core';
+import { analyticsEventSchema } from '../contract/analytics.js';
+import { EVENT_STREAM_HEARTBEAT_MS, portalEventSchema, type PortalEvent } from '../contract/events.js';
+
+/** Reconnect delays after a dropped stream: doubling from 1 s up to 30 s, reset once a stream opens. */
+export const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000] as const;
+
+/**
+ * The server writes at least a heartbeat every EVENT_STREAM_HEARTBEAT_MS (spec section 9). A stream
+ * silent for two of them is dead (a proxy or a sleeping laptop dropped it without closing): reconnect.
+ */
+export const STALE_STREAM_MS = 2 * EVENT_STREAM_HEARTBEAT_MS;
+
+/** After the last subscriber leaves, the stream stays open this long: moving between pages keeps one stream. */
+export const LINGER_MS = 5000;
+
+/**
+ * Which resources each kind of event changes: the queries of those resources are refetched (Refine's
+ * live mode "auto"), and no others. A payment changes the invoices, the subscription it paid and the
+ * licence it bought; a released seat changes the seats and the licence's seat count.
+ */
+export const EVENT_RESOURCES: Record<PortalEvent['type'], readonly string[]> = {
+  subscription: ['subscription', 'payment-method', 'invoices'],
+  transaction: ['invoices', 'subscription', 'payment-method', 'licences'],
+  licence: ['licences', 'seats'],
+  seat: ['seats', 'licences'],
+};
+
+/** Splits a server-sent-event text into its events' data lines (comments and heartbeats are skipped). */
+export function parseEvents(buffer: string): { events: string[]; rest: string } {
+  const blocks = buffer.split('\n\n');
+  const rest = blocks.pop() ?? '';
+  const events = blocks
+    .map((block) =>
+      block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n'),
+    )
+    .filter((data) => data !== '');
+  return { events, rest };
+}
+
+function parseJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Refine live events one stream message stands for: one per resource it changes. */
+export function liveEventsOf(data: string, now: Date): LiveEvent[] {
+  const json = parseJson(data);
+  const portal = portalEventSchema.safeParse(json);
+  if (portal.success) {
+    return EVENT_RESOURCES[portal.data.type].map((resource) => ({
+      channel: `resources/${resource}`,
+      type: 'updated',
+      payload: { ids: [portal.data.id], kind: portal.data.type },
+      date: now,
+    }));
+  }
+  const analytics = analyticsEventSchema.safeParse(json);
+  if (analytics.success) return [{ channel: 'resources/analytics', type: 'created', payload: analytics.data, date: now }];
+  return [];
+}
+
+type OpenStream = (url: string, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
+
+interface Subscription {
+  channel: string;
+  types: readonly string[];
+  callback: (event: LiveEvent) => void;
+}
+
+/**
+ * Refine's live provider over the signed-in user's event stream (`GET /api/events`, spec section 9):
+ * one stream per tab however many queries listen (the server allows a few per session), opened with
+ * the first subscriber and closed a little after the last; it reconnects with backoff when the stream
+ * drops or goes silent. Each message becomes an event on the channels of the resources it changes.
+ */
+export function createLiveProvider(open: OpenStream): LiveProvider {
+  const subscriptions = new Set<Subscription>();
+  let stop: (() => void) | null = null;
+  let linger: ReturnType<typeof setTimeout> | undefined;
+
+  const dispatch = (event: LiveEvent) => {
+    for (const subscription of [...subscriptions]) {
+      if (subscription.channel !== event.channel) continue;
+      if (!subscription.types.includes('*') && !subscription.types.includes(event.type)) continue;
+      subscription.callback(event);
+    }
+  };
+
+  const start = () => {
+    const controller = new AbortController();
+    let attempt = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const connect = async () => {
+      const connection = new AbortController();
+      const drop = () => connection.abort();
+      controller.signal.addEventListener('abort', drop);
+      let watchdog = setTimeout(drop, STALE_STREAM_MS);
+      try {
+        const body = await open('/events', connection.signal);
+        attempt = 0;
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          clearTimeout(watchdog);
+          watchdog = setTimeout(drop, STALE_STREAM_MS);
+          const parsed = parseEvents(buffer + decoder.decode(value, { stream: true }));
+          buffer = parsed.rest;
+          for (const data of parsed.events) liveEventsOf(data, new Date()).forEach(dispatch);
+        }
+      } catch {
+        // A refused or dropped stream: reconnect below, unless nobody listens any more.
+      } finally {
+        clearTimeout(watchdog);
+        controller.signal.removeEventListener('abort', drop);
+      }
+      if (controller.signal.aborted) return;
+      const delay = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+      attempt += 1;
+      timer = setTimeout(() => void connect(), delay);
+    };
+    void connect();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  };
+
+  return {
+    subscribe({ channel, types, callback }) {
+      const subscription: Subscription = { channel, types, callback };
+      subscriptions.add(subscription);
+      clearTimeout(linger);
+      stop ??= start();
+      return subscription;
+    },
+    unsubscribe(subscription: Subscription) {
+      subscriptions.delete(subscription);
+      if (subscriptions.size > 0) return;
+      clearTimeout(linger);
+      linger = setTimeout(() => {
+        if (subscriptions.size > 0) return;
+        stop?.();
+        stop = null;
+      }, LINGER_MS);
+    },
+  };
+}
