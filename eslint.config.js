@@ -37,6 +37,73 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // Promises are awaited or handed on on purpose: a forgotten one loses its failure, a promise where a
+    // callback returns nothing (an onClick) hides it from React. These rules need the type checker.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Import boundaries: the browser never bundles server code; the signed-in pages read and write through
+    // Refine's data hooks and the one data provider, never the HTTP client.
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'Browser code never imports the server.' }] }],
+    },
+  },
+  {
+    files: ['src/pages/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'Pages never import the server.' },
+            { group: ['**/providers/http', '**/providers/http.js'], message: "Pages read and write through Refine's data hooks (providers/dataProvider.ts)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/pages/account/**', 'src/pages/checkout/**', 'src/pages/admin/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'Pages never import the server.' },
+            {
+              group: ['**/providers/http', '**/providers/http.js', '**/providers/index', '**/providers/index.js', '**/billing/api', '**/billing/api.js', '**/licensing/api', '**/licensing/api.js'],
+              message: "Signed-in pages read and write through Refine's data hooks (useOne, useList, useCustom, useCustomMutation...), not the HTTP client.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['providers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/pages/**', '**/server/**'], message: 'Providers serve pages; they never import pages or the server.' }] },
+      ],
+    },
+  },
+  {
+    files: ['tests/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/bench/**'], message: 'Tests never import bench/: shared code lives in scripts/ or tests/fixtures/.' }] },
+      ],
+    },
+  },
+  {
     files: ['src/**', 'providers/**'],
     ignores: ['providers/http.ts'],
     rules: {

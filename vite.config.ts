@@ -11,7 +11,7 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
  * them even when nothing of theirs is used; they are (pure functions and components), and declaring it
  * lets unused imports drop out. A binding that is used is never removed by this.
  */
-const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|dayjs|error-stack-parser|stackframe)\//;
+const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|error-stack-parser|stackframe)\//;
 
 export default defineConfig({
   plugins: [markdownDocuments(), react(), bundleReport()],

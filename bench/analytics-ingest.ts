@@ -12,7 +12,7 @@ import { AccessTokens } from '../server/modules/auth/access-tokens.js';
 import { OfflineTokens } from '../server/modules/auth/offline-tokens.js';
 import { Sessions } from '../server/modules/auth/sessions.js';
 import { addDays, dayOf } from '../server/modules/analytics/periods.js';
-import { freePort } from './portal-process.js';
+import { freePort } from '../scripts/portal-process.js';
 
 /**
  * Ingestion on SQLite (issue "Usage analytics and cohorts": at least 5,000 session reports a second,

@@ -13,7 +13,7 @@ import {
 import type { DatabaseConfig } from '../server/config.js';
 import { migrateToLatest, openDatabase, type Db } from '../server/db/index.js';
 import { addDays, dayOf } from '../server/modules/analytics/periods.js';
-import { generateAnalytics, type GeneratedAnalytics } from './analytics-data.js';
+import { generateAnalytics, type GeneratedAnalytics } from '../scripts/analytics-data.js';
 import { DuckAnalytics, type DuckLoad } from './analytics-duckdb.js';
 import { measureIngestion, type IngestionResult } from './analytics-ingest.js';
 import { benchApp, withBenchPostgres } from './bench-app.js';

@@ -1,9 +1,11 @@
+// The page.evaluate callbacks in this file run in the browser.
+/// <reference lib="dom" />
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
-import { startPortal } from './portal-process.js';
+import { startPortal } from '../scripts/portal-process.js';
 
 /**
  * Is the admin users grid responsive at a million users? The real portal (built SPA, server/main.ts) on

@@ -1,10 +1,12 @@
+// The page.evaluate callbacks in this file run in the browser.
+/// <reference lib="dom" />
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
-import { startPortal } from './portal-process.js';
+import { startPortal } from '../scripts/portal-process.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the

@@ -98,7 +98,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 
   // External plugins.

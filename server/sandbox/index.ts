@@ -75,9 +75,11 @@ export async function startPaddleSandbox(options: { host: string; clock: Clock; 
   };
 
   const { routes, tick } = purchases(state, options.clock, emit, options.invoiceBaseUrl);
-  const server = createServer(createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...routes], tick));
+  const handle = createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...routes], tick);
+  // The handler answers every failure itself (a 500 with the error), so its promise has nothing left to report.
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, options.host, resolve));
-  const timer = setInterval(tick, TICK_MS);
+  const timer = setInterval(() => void tick(), TICK_MS);
   timer.unref();
   const { port } = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +19,6 @@ import { DATABASE_KINDS, signIn, startTestServer, type TestServer } from '../fix
 import { readUntil } from '../fixtures/sse.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
-dayjs.extend(utc);
 
 /**
  * Usage analytics: reports from the desktop API rolled up as they arrive. The property test sends random
@@ -35,10 +32,16 @@ const WINDOW_DAYS = 42;
 
 /** Each property run gets its own six weeks, years apart, so runs never see each other's figures. */
 let windows = 0;
+/** The UTC day (yyyy-MM-dd) of a moment. */
+const utcDay = (at: number | string | Date) => new Date(at).toISOString().slice(0, 10);
+/** Midnight UTC of the day of a moment, in milliseconds. */
+const dayStart = (at: number | string | Date) => Date.parse(utcDay(at));
+
 function nextWindow() {
   const year = 2040 + 3 * windows++;
-  const start = dayjs.utc(`${year}-01-10`).startOf('week').add(1, 'day'); // a Monday
-  return { start: start.valueOf(), from: start.format('YYYY-MM-DD'), to: start.add(WINDOW_DAYS - 1, 'day').format('YYYY-MM-DD') };
+  const tenth = Date.UTC(year, 0, 10);
+  const start = tenth - new Date(tenth).getUTCDay() * DAY_MS + DAY_MS; // the Monday of that week
+  return { start, from: utcDay(start), to: utcDay(start + (WINDOW_DAYS - 1) * DAY_MS) };
 }
 
 interface Session {
@@ -164,10 +167,10 @@ function recountCohorts(users: ModelUser[], query: Filters & { from: string; to:
       cohort,
       users: members.length,
       retention: RETENTION_DAYS.map((day) => {
-        if (dayjs.utc(lastSignup).add(day, 'day').format('YYYY-MM-DD') > today) return { day, users: null, percent: null };
+        if (utcDay(Date.parse(lastSignup) + day * DAY_MS) > today) return { day, users: null, percent: null };
         const retained = members.filter((user) => {
-          const signup = dayjs.utc(dayjs.utc(user.signupAt).format('YYYY-MM-DD'));
-          return user.sessions.some((s) => dayjs.utc(dayjs.utc(s.at).format('YYYY-MM-DD')).diff(signup, 'day') >= day);
+          const signup = dayStart(user.signupAt);
+          return user.sessions.some((s) => Math.floor((dayStart(s.at) - signup) / DAY_MS) >= day);
         }).length;
         return { day, users: retained, percent: members.length ? Math.round((retained / members.length) * 1000) / 10 : null };
       }),
@@ -276,8 +279,8 @@ describeEachDatabase('usage analytics', (server) => {
             users.push({ id, signupAt, channel: draw.channel, sessions, exports, launches });
           }
 
-          const today = dayjs.utc(window.start).add(WINDOW_DAYS + 400, 'day');
-          server().clock.set(today.toDate());
+          const today = window.start + (WINDOW_DAYS + 400) * DAY_MS;
+          server().clock.set(new Date(today));
           const token = await adminToken(server());
           const channels = ['all', ...new Set(users.map((user) => user.channel))];
           for (const filter of filters) {
@@ -293,7 +296,7 @@ describeEachDatabase('usage analytics', (server) => {
               const params = { from: window.from, to: window.to, granularity, ...filter };
               const response = await call(server(), 'GET', `/api/analytics/cohorts?${query(params)}`, token);
               expect(response.statusCode, response.body).toBe(200);
-              expect(response.json().cohorts, JSON.stringify(params)).toEqual(recountCohorts(users, params, today.format('YYYY-MM-DD')));
+              expect(response.json().cohorts, JSON.stringify(params)).toEqual(recountCohorts(users, params, utcDay(today)));
             }
           }
         },
@@ -467,7 +470,7 @@ for (const kind of DATABASE_KINDS) {
       const session = { id: randomUUID(), at, lengthSeconds: 900, playedSeconds: 800, suspicious: false };
       await call(server, 'POST', '/api/desktop/sessions', deviceToken, { payload: sessionPayload(session) });
       const heard = await readUntil(admin, /event: analytics\ndata: .*\n\n/);
-      expect(heard).toContain(`data: ${JSON.stringify({ type: 'analytics', day: dayjs.utc(at).format('YYYY-MM-DD'), sessions: 1, playedSeconds: 800, exports: 0, launches: 0 })}`);
+      expect(heard).toContain(`data: ${JSON.stringify({ type: 'analytics', day: utcDay(at), sessions: 1, playedSeconds: 800, exports: 0, launches: 0 })}`);
       expect(await readUntil(userStream, /: heartbeat\n\n/)).not.toContain('event: analytics');
     });
   });

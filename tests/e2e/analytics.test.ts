@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { seedAnalyticsDemo } from '../../bench/analytics-seed.js';
+import { seedAnalyticsDemo } from '../../scripts/analytics-seed.js';
 import { openDatabase } from '../../server/db/index.js';
 import { createVerifiedUser, launchBrowser, newPage, seriousViolations, shown, signIn, url } from './browser.js';
 import { runDesktop } from './desktop.js';

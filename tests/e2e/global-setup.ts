@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startPortal } from '../../bench/portal-process.js';
+import { startPortal } from '../../scripts/portal-process.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 
 declare module 'vitest' {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWeight, measureRoutes, type RouteWeight } from '../../bench/bundle.js';
+import { describeWeight, measureRoutes, type RouteWeight } from '../../scripts/bundle-weights.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 
 /**

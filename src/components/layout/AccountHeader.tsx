@@ -45,7 +45,7 @@ export function AccountHeader() {
             value={adminArea ? 'admin' : 'user'}
             aria-label={t('header.viewMode')}
             onChange={(_, mode: 'user' | 'admin' | null) => {
-              if (mode) navigate(localize(mode === 'admin' ? ADMIN_HOME_PATH : PROFILE_PATH));
+              if (mode) void navigate(localize(mode === 'admin' ? ADMIN_HOME_PATH : PROFILE_PATH));
             }}
           >
             <ToggleButton value="user">{t('header.viewUser')}</ToggleButton>

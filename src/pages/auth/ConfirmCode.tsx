@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { messageKeyOf } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { CODE_LENGTH, CodeInput } from '../../components/form/CodeInput.js';
@@ -43,7 +43,7 @@ export default function ConfirmCode() {
       setErrorKey(result.error?.message ?? 'DEFAULT');
       return;
     }
-    navigate(localize(afterConfirmation(sessionStorage)), { replace: true });
+    void navigate(localize(afterConfirmation(sessionStorage)), { replace: true });
   });
 
   const resend = async () => {
@@ -66,7 +66,7 @@ export default function ConfirmCode() {
           {t('pages.confirm.resent')}
         </Alert>
       )}
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
         <TextInput {...form.text('email')} id="email" type="email" label={t('pages.login.email')} autoComplete="email" required />
         <CodeInput
           value={form.values.code}

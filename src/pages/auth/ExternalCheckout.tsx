@@ -53,7 +53,7 @@ export default function ExternalCheckoutPage() {
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Typography>{t('pages.externalCheckout.intro', { product })}</Typography>
-      <Tabs value={tab} onChange={(_event, next: string) => switchTo(next)} aria-label={t('pages.externalCheckout.tabs')}>
+      <Tabs value={tab} onChange={(_event, next: string) => void switchTo(next)} aria-label={t('pages.externalCheckout.tabs')}>
         <Tab value="login" label={t('pages.externalCheckout.loginTab')} />
         <Tab value="registration" label={t('pages.externalCheckout.registrationTab')} />
       </Tabs>
@@ -64,7 +64,7 @@ export default function ExternalCheckoutPage() {
           <RegistrationForm
             source="web"
             external
-            onRegistered={(email) => navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })}
+            onRegistered={(email) => void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })}
           />
         </PageCard>
       )}

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { messageKeyOf } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { TextInput } from '../../components/form/TextInput.js';
@@ -51,7 +51,7 @@ export default function ForgotPassword() {
         <>
           <Typography sx={{ mb: 2 }}>{t('pages.forgotPassword.intro')}</Typography>
           <ErrorAlert messageKey={errorKey} />
-          <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+          <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
             <TextInput {...form.text('email')} id="email" type="email" label={t('pages.login.email')} autoComplete="email" required />
             <Button type="submit" variant="contained" size="large" disabled={pending}>
               {t('pages.forgotPassword.submit')}

@@ -19,7 +19,7 @@ export function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' })
         source={source}
         external={false}
         onRegistered={(email) =>
-          navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })
+          void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })
         }
       />
       <SocialButtons />

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import { isStrongEnough } from '../../../contract/password.js';
-import { messageKeyOf } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { PasswordInput } from '../../components/form/PasswordInput.js';
@@ -123,7 +123,7 @@ export function RegistrationForm(props: {
         </Typography>
       )}
       {step === 1 ? (
-        <Box component="form" noValidate onSubmit={toPreferences} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.registration.stepDetails')}>
+        <Box component="form" noValidate onSubmit={(event) => void toPreferences(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.registration.stepDetails')}>
           <StepLabel step={1} name={t('pages.registration.stepDetails')} />
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
             <TextInput {...form.text('firstName')} id="first-name" label={t('pages.registration.firstName')} autoComplete="given-name" required />
@@ -143,7 +143,7 @@ export function RegistrationForm(props: {
           </Button>
         </Box>
       ) : (
-        <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.registration.stepPreferences')}>
+        <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.registration.stepPreferences')}>
           <StepLabel step={2} name={t('pages.registration.stepPreferences')} />
           <TextInput
             {...form.text('couponCode')}

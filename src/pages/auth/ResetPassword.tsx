@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { isStrongEnough } from '../../../contract/password.js';
-import { messageKeyOf } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -77,7 +77,7 @@ export default function ResetPassword() {
         </>
       )}
       {state === 'ready' && (
-        <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
           <ErrorAlert messageKey={errorKey} />
           <TextInput
             {...form.text('password')}

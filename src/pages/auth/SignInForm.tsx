@@ -62,14 +62,14 @@ export function SignInForm(props: {
       return;
     }
     const fallback = props.returnTo ?? (props.admin ? '/admin/users' : '/');
-    navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
+    void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   });
 
   /** Spec section 4: an unverified account is offered a new verification email, then the code entry. */
   const resendVerification = async () => {
     const email = form.values.email.trim();
     await accountApi.resendVerification(email).catch(() => null);
-    navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`));
+    void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`));
   };
 
   return (
@@ -80,7 +80,7 @@ export function SignInForm(props: {
           {t('pages.login.resendVerification')}
         </Button>
       )}
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
         <TextInput
           {...form.text('email')}
           id="email"

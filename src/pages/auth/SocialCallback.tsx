@@ -26,7 +26,7 @@ export default function SocialCallback() {
     const failed = (messageKey: string) => navigate(localize('/login'), { replace: true, state: { messageKey } });
     if (callback.error || !callback.code) {
       void authProvider.logout();
-      failed(callback.error === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED');
+      void failed(callback.error === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED');
       return;
     }
     if (consumed.has(callback.state)) return;
@@ -36,7 +36,7 @@ export default function SocialCallback() {
       .socialLogin({ provider, ...answer, redirectUrl: `${window.location.origin}${location.pathname}` })
       .then((result) => {
         if (!result.success) {
-          failed(result.messageKey);
+          void failed(result.messageKey);
           return;
         }
         // The last payment is the subscription (any, also ended), read without creating a billing customer.
@@ -46,12 +46,12 @@ export default function SocialCallback() {
             perpetualLicences: licences,
             hasStoredCheckout: sessionStorage.getItem(STORED_CHECKOUT_KEY) !== null,
           });
-          navigate(localize(next), { replace: true });
+          void navigate(localize(next), { replace: true });
         });
       })
       .catch(() => {
         void authProvider.logout();
-        failed('SOCIAL_SIGN_IN_FAILED');
+        void failed('SOCIAL_SIGN_IN_FAILED');
       });
   }, [location.pathname, location.search, localize, navigate, provider]);
 

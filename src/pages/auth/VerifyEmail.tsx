@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { messageKeyOf } from '../../../providers/http.js';
+import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';

@@ -59,7 +59,7 @@ export async function startGoogleStandin(options: { host: string; publicHost: st
   server.on('request', (req, res) => {
     const match = /^\/interaction\/([\w-]+)(\/submit)?$/.exec(req.url ?? '');
     if (!match) {
-      callback(req, res);
+      void callback(req, res);
       return;
     }
     void (async () => {

@@ -1,7 +1,7 @@
-import { useCustom, type HttpError } from '@refinedev/core';
+import { useCustom } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { AnalyticsResponse, Channel, CohortResponse } from '../../../../contract/analytics.js';
-import { messageKeyOf } from '../../../../providers/http.js';
+import type { DataError } from '../../../../providers/dataProvider.js';
 import { filtersQuery, type AnalyticsFilters } from './filters.js';
 
 /**
@@ -9,7 +9,7 @@ import { filtersQuery, type AnalyticsFilters } from './filters.js';
  * filters load, the previous figures stay on screen (dimmed by the page) instead of a blank.
  */
 function useFigures<T extends AnalyticsResponse | CohortResponse>(path: string, query: string | null) {
-  const { query: result } = useCustom<T, HttpError>({
+  const { query: result } = useCustom<T, DataError>({
     url: `${path}?${query ?? ''}`,
     method: 'get',
     errorNotification: false,
@@ -21,7 +21,7 @@ function useFigures<T extends AnalyticsResponse | CohortResponse>(path: string, 
     loading: query !== null && result.isLoading,
     /** The figures are those of earlier filters while the new ones load. */
     stale: result.isPlaceholderData,
-    errorKey: result.error ? messageKeyOf(result.error) : null,
+    errorKey: result.error ? (result.error.messageKey ?? 'DEFAULT') : null,
     refetch: result.refetch,
   };
 }

@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { MODULES_REPORT, type ModulesReport } from './bundle-report-plugin.js';
+import { ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
+
+/**
+ * JavaScript weight per route, from the production build's manifest: the entry chunk and everything it
+ * imports statically, plus the route's lazy frame and page chunks with their static imports, gzipped
+ * (zlib level 9, as the server's precompressed copies). Shared by the budget test and `npm run bench:bundle`.
+ */
+const KB = 1000;
+export const BUDGETS = {
+  signIn: 160 * KB,
+  account: 350 * KB,
+  admin: 550 * KB,
+} as const;
+
+/** Public pages where the DataGrid, the charts and the payment client must never load. */
+export const FORBIDDEN_ON_PUBLIC = ['@mui/x-data-grid', '@mui/x-charts', '@paddle/paddle-js'];
+const SIGN_IN_ROUTES = new Set(['login', 'registration', 'registration/siggraph2023', 'forgot-password', 'admin/login']);
+
+interface ManifestEntry {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestEntry>;
+
+export interface RouteWeight {
+  route: string;
+  budget: number;
+  bytes: number;
+  chunks: { file: string; bytes: number }[];
+  /** gzip bytes attributed to each npm package (by its share of each chunk), largest first. */
+  packages: { name: string; bytes: number }[];
+  forbidden: string[];
+}
+
+function budgetFor(route: RouteEntry): number {
+  if (SIGN_IN_ROUTES.has(route.path)) return BUDGETS.signIn;
+  if (route.access === 'admin') return BUDGETS.admin;
+  return BUDGETS.account;
+}
+
+export function measureRoutes(distDir: string): RouteWeight[] {
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestFile)) throw new Error(`No build manifest at ${manifestFile}: run npm run build`);
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  const report = JSON.parse(readFileSync(path.join(distDir, MODULES_REPORT), 'utf8')) as ModulesReport;
+  const gzipCache = new Map<string, number>();
+  const gzipBytes = (file: string) => {
+    let size = gzipCache.get(file);
+    if (size === undefined) {
+      size = gzipSync(readFileSync(path.join(distDir, file)), { level: 9 }).length;
+      gzipCache.set(file, size);
+    }
+    return size;
+  };
+
+  const closure = (keys: string[]) => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key)) return;
+      const entry = manifest[key];
+      if (!entry) throw new Error(`Manifest has no entry for ${key}`);
+      seen.add(key);
+      for (const imported of entry.imports ?? []) visit(imported);
+    };
+    keys.forEach(visit);
+    return [...seen].map((key) => (manifest[key] as ManifestEntry).file);
+  };
+
+  return ROUTES.map((route) => {
+    // The entry, the screen, and one language's texts (en; de is the same size, held by the locale tests).
+    const roots = ['index.html', `src/pages/${PAGE_MODULES[route.page]}.tsx`, 'locales/en/translation.json'];
+    if (route.layout === 'account') roots.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, 'locales/en/account.json');
+    const files = closure(roots).filter((file) => file.endsWith('.js'));
+    const chunks = files.map((file) => ({ file, bytes: gzipBytes(file) })).sort((a, b) => b.bytes - a.bytes);
+    const packages = new Map<string, number>();
+    for (const chunk of chunks) {
+      const parts = report[chunk.file] ?? { app: 1 };
+      const total = Object.values(parts).reduce((sum, n) => sum + n, 0) || 1;
+      for (const [name, rendered] of Object.entries(parts)) {
+        packages.set(name, (packages.get(name) ?? 0) + (chunk.bytes * rendered) / total);
+      }
+    }
+    const isPublic = route.access === 'public' || route.access === 'anonymous';
+    return {
+      route: `/${route.path}`,
+      budget: budgetFor(route),
+      bytes: chunks.reduce((sum, c) => sum + c.bytes, 0),
+      chunks,
+      packages: [...packages].map(([name, bytes]) => ({ name, bytes: Math.round(bytes) })).sort((a, b) => b.bytes - a.bytes),
+      forbidden: isPublic ? FORBIDDEN_ON_PUBLIC.filter((name) => packages.has(name)) : [],
+    };
+  });
+}
+
+export function describeWeight(weight: RouteWeight): string {
+  const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
+  const top = weight.packages.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)}`).join(', ');
+  return `${weight.route}: ${kb(weight.bytes)} of ${kb(weight.budget)} (${top})`;
+}
