@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { PerpetualLicence } from '../contract/billing.js';
+import type { Subscription } from '../contract/subscription.js';
 import type { checkResetTokenResponseSchema, SessionView } from '../contract/account.js';
 import type { CallbackRequest as SocialCallback, SocialProvider } from '../contract/oauth.js';
 import type { RegistrationRequest, registrationResponseSchema } from '../contract/registration.js';
@@ -50,6 +52,14 @@ export function createAccountApi(http: HttpClient) {
     deleteAccount: (password: string | null) => http<null>('/users/me', { method: 'DELETE', body: password ? { password } : {} }),
     /** Everything the portal stores about the user, as one JSON document. */
     exportData: () => http<Record<string, unknown>>('/users/me/export'),
+    /**
+     * Right after a Google or Facebook sign-in (spec section 2): the subscription (any, also ended; read
+     * without creating a billing customer) and the perpetual licences, which decide where the user goes.
+     */
+    purchasesAfterSignIn: async () => {
+      const [subscription, licences] = await Promise.all([http<Subscription | null>('/subscription/user'), http<PerpetualLicence[]>('/perpetual/license')]);
+      return { subscription, licences };
+    },
     resendVerification: (email: string) =>
       http<{ sent: true }>(`/users/resendVerificationEmail/${segment(email)}?generateVerificationCode=true`, { noAuth: true }),
   };

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAdminPath } from '../../src/routing/guard.js';
@@ -19,6 +19,11 @@ describe('route table (spec section 2)', () => {
       expect(existsSync(file), `${page}: ${file}`).toBe(true);
     }
     expect(Object.values(PAGE_MODULES).filter((module) => /planned/i.test(module))).toEqual([]);
+  });
+
+  it('each screen is a typed lazy import of the module the bundle budgets measure (src/pages/index.tsx, account-pages.ts)', () => {
+    const sources = ['index.tsx', 'account-pages.ts'].map((file) => readFileSync(path.resolve(import.meta.dirname, '../../src/pages', file), 'utf8')).join('\n');
+    for (const [name, module] of Object.entries(PAGE_MODULES)) expect(sources, name).toContain(`${name}: () => import('./${module}.js')`);
   });
 
   it.each([

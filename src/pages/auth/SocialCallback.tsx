@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { authProvider } from '../../../providers/index.js';
+import { accountApi, authProvider } from '../../../providers/index.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { readCallback, type SocialProvider } from '../../components/social.js';
-import { billingApi } from '../../billing/api.js';
 import { afterSocialLogin, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
 
@@ -39,8 +38,7 @@ export default function SocialCallback() {
           void failed(result.messageKey);
           return;
         }
-        // The last payment is the subscription (any, also ended), read without creating a billing customer.
-        return Promise.all([billingApi.subscription(), billingApi.licences()]).then(([subscription, licences]) => {
+        return accountApi.purchasesAfterSignIn().then(({ subscription, licences }) => {
           const next = afterSocialLogin({
             lastPayment: subscription,
             perpetualLicences: licences,
