@@ -2,14 +2,20 @@ import react from '@vitejs/plugin-react';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { defineConfig } from 'vitest/config';
 
+/** Browser files that move the server's clock or read totals over everyone's data get a server of their own. */
+const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.test.ts', 'tests/e2e/admin-users.test.ts', 'tests/e2e/analytics.test.ts'];
+
 /**
- * Three projects: unit (jsdom: pure rules and components), api (the real server over a real database,
- * SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e (the built app in the system Chromium).
+ * Four projects, the first three at once, then e2e-own-server: unit (jsdom: pure rules and components), api (the real server over a real
+ * database, SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e and e2e-own-server (the built
+ * app in the system Chromium, each project with a server of its own).
  */
 export default defineConfig({
   plugins: [markdownDocuments(), react()],
   test: {
     reporters: ['default', './tests/summary-reporter.ts'],
+    // Two cores: browser files spend much of their time waiting on Chromium and the server.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -36,11 +42,29 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          exclude: E2E_OWN_SERVER,
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Browser files run beside the unit and API files (three workers in all), on one server, each
+          // with its own users and data.
+          fileParallelism: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e-own-server',
+          include: E2E_OWN_SERVER,
+          environment: 'node',
+          // A server of their own (this project's global setup), one file at a time after the others: these
+          // move the server's clock or count everyone's users and figures.
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

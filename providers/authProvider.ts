@@ -95,8 +95,20 @@ export function createAuthProvider(deps: AuthDeps) {
     return false;
   }
 
+  /**
+   * The signed-in user, read once: the guard, the identity and the permissions all ask for it as a page
+   * starts, and share the one request under way (issue 18: /users/me once per navigation at most).
+   */
+  let reading: Promise<Me | null> | null = null;
   async function currentUser(): Promise<Me | null> {
     if (deps.cache.user) return deps.cache.user;
+    reading ??= readUser().finally(() => {
+      reading = null;
+    });
+    return reading;
+  }
+
+  async function readUser(): Promise<Me | null> {
     if (!(await validSession())) return null;
     try {
       deps.cache.user = await deps.http<Me>('/users/me');

@@ -1,6 +1,9 @@
 import type { LiveEvent, LiveProvider } from '@refinedev/core';
-import { analyticsEventSchema } from '../contract/analytics.js';
-import { EVENT_STREAM_HEARTBEAT_MS, portalEventSchema, type PortalEvent } from '../contract/events.js';
+import type { AnalyticsEvent } from '../contract/analytics.js';
+import type { PortalEvent } from '../contract/events.js';
+
+/** Spec section 9: the server writes a heartbeat every 45000 ms (contract/events.ts, not imported: it carries zod). */
+const EVENT_STREAM_HEARTBEAT_MS = 45_000;
 
 /** Reconnect delays after a dropped stream: doubling from 1 s up to 30 s, reset once a stream opens. */
 export const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000] as const;
@@ -50,20 +53,39 @@ function parseJson(data: string): unknown {
   }
 }
 
+/**
+ * The stream's two shapes (contract/events.ts and contract/analytics.ts), checked by hand: the signed-in
+ * frame loads this module on every page, and zod would weigh 26 KB there (tests/unit/serverEvents.test.tsx
+ * holds these checks to the contract's schemas).
+ */
+export function isPortalEvent(value: unknown): value is PortalEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  return typeof event.type === 'string' && Object.hasOwn(EVENT_RESOURCES, event.type) && typeof event.id === 'string';
+}
+
+export function isAnalyticsEvent(value: unknown): value is AnalyticsEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  const count = (field: string) => Number.isInteger(event[field]);
+  return event.type === 'analytics' && typeof event.day === 'string' && ['sessions', 'playedSeconds', 'exports', 'launches'].every(count);
+}
+
 /** The Refine live events one stream message stands for: one per resource it changes. */
 export function liveEventsOf(data: string, now: Date): LiveEvent[] {
   const json = parseJson(data);
-  const portal = portalEventSchema.safeParse(json);
-  if (portal.success) {
-    return EVENT_RESOURCES[portal.data.type].map((resource) => ({
+  if (isPortalEvent(json)) {
+    return EVENT_RESOURCES[json.type].map((resource) => ({
       channel: `resources/${resource}`,
       type: 'updated',
-      payload: { ids: [portal.data.id], kind: portal.data.type },
+      payload: { ids: [json.id], kind: json.type },
       date: now,
     }));
   }
-  const analytics = analyticsEventSchema.safeParse(json);
-  if (analytics.success) return [{ channel: 'resources/analytics', type: 'created', payload: analytics.data, date: now }];
+  if (isAnalyticsEvent(json)) {
+    const { type, day, sessions, playedSeconds, exports, launches } = json;
+    return [{ channel: 'resources/analytics', type: 'created', payload: { type, day, sessions, playedSeconds, exports, launches }, date: now }];
+  }
   return [];
 }
 

@@ -1,19 +1,17 @@
-import Alert from '@mui/material/Alert';
+import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useForm } from '@refinedev/react-hook-form';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BillingInfo } from '../../contract/billing.js';
-import { regionProblems, type RegionValues } from '../../contract/billing-validation.js';
-import { isValidEmail } from '../../contract/email.js';
-import { http } from '../../providers/index.js';
-import { messageKeyOf } from '../../providers/http.js';
+import { billingFormSchema, type BillingFormValues } from '../../contract/forms.js';
+import type { DataError } from '../../providers/dataProvider.js';
 import { useCountryOptions } from '../components/countries.js';
-import { ErrorAlert } from '../components/ErrorAlert.js';
 
 type Field = keyof BillingInfo;
-type Values = Record<Field, string>;
+type Values = BillingFormValues;
 
 const FIELDS: Field[] = ['email', 'name', 'company', 'vatNumber', 'country', 'state', 'addressLine1', 'addressLine2', 'city', 'postalCode'];
 const ADDRESS_FIELDS = FIELDS.filter((field) => field !== 'email');
@@ -45,9 +43,10 @@ const FIELD_OF_ERROR: Partial<Record<string, Field>> = {
  * The billing address and business (spec sections 2 and 5), kept on the provider's customer through
  * `GET/PATCH /subscription/billing-info`: billing info edits every field, the billing email with them
  * (`withEmail`; where invoices go, not the sign-in email); the checkout's region and VAT dialog
- * (`business`) asks for what a business purchase needs, all required. Field errors come from the same
- * rules the server applies (contract/billing-validation.ts); the server's verdict is shown too, under
- * its field when it names one.
+ * (`business`) asks for what a business purchase needs, all required. Refine's form over the resource
+ * `billing-info`; field errors come from the same rules the server applies (billingFormSchema in
+ * contract/billing-validation.ts, through the zod resolver); the server's verdict is shown too, under its
+ * field when it names one, as a notification otherwise.
  */
 export function BillingAddressForm({
   business,
@@ -61,75 +60,52 @@ export function BillingAddressForm({
   onCancel?: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const [info, setInfo] = useState<BillingInfo | null>(null);
-  const [values, setValues] = useState<Values>(toValues(null));
-  const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
-  const [errorKey, setErrorKey] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [allCountries, setAllCountries] = useState(false);
-  const countries = useCountryOptions(i18n.language, allCountries, values.country);
-
-  useEffect(() => {
-    http<BillingInfo>('/subscription/billing-info')
-      .then((loaded) => {
-        setInfo(loaded);
-        setValues(toValues(loaded));
-      })
-      .catch((failure: unknown) => setErrorKey(messageKeyOf(failure)));
-  }, []);
-
   const shown: Field[] = business ? BUSINESS_FIELDS : withEmail ? FIELDS : ADDRESS_FIELDS;
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setSaved(false);
-    setErrorKey(null);
-    const region: RegionValues = {
-      country: orNull(values.country),
-      state: orNull(values.state),
-      addressLine1: orNull(values.addressLine1),
-      city: orNull(values.city),
-      postalCode: orNull(values.postalCode),
-      company: orNull(values.company),
-      vatNumber: orNull(values.vatNumber),
-    };
-    const found: Partial<Record<Field, string>> = Object.fromEntries(
-      Object.entries(regionProblems(region, { business })).map(([field, problem]) => [field, t(`billing.problems.${problem}`)]),
-    );
-    if (shown.includes('email')) {
-      const email = values.email.trim();
-      if (!email) found.email = t('billing.problems.required');
-      else if (!isValidEmail(email)) found.email = t('validation.invalidEmail');
-    }
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const body = Object.fromEntries(shown.map((field) => [field, orNull(values[field])]));
-      const updated = await http<BillingInfo>('/subscription/billing-info', { method: 'PATCH', body });
-      setInfo(updated);
-      setValues(toValues(updated));
-      setSaved(true);
-      onSaved?.(updated);
-    } catch (failure) {
-      const messageKey = messageKeyOf(failure);
-      const field = FIELD_OF_ERROR[messageKey];
-      if (field) setProblems({ [field]: t(`errors.${messageKey}`) });
-      else setErrorKey(messageKey);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const asksEmail = !business && withEmail;
+  const resolver = useMemo(() => zodResolver(billingFormSchema({ business, withEmail: asksEmail })), [business, asksEmail]);
+  const {
+    refineCore: { onFinish, query, formLoading },
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors },
+  } = useForm<BillingInfo, DataError, Values>({
+    resolver,
+    defaultValues: toValues(null),
+    refineCoreProps: {
+      resource: 'billing-info',
+      id: 'me',
+      action: 'edit',
+      redirect: false,
+      // The form edits text; the API's nulls are empty fields.
+      queryOptions: { select: (response) => ({ ...response, data: toValues(response.data) as unknown as BillingInfo }) },
+      successNotification: onSaved ? false : () => ({ type: 'success', message: t('billing.saved') }),
+      // A refusal that names a field is shown under it; others are notified.
+      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+      onMutationSuccess: (response) => onSaved?.(response.data),
+      onMutationError: (error) => {
+        const field = FIELD_OF_ERROR[error.messageKey];
+        if (field) setError(field, { message: `errors.${error.messageKey}` });
+      },
+    },
+  });
+  const countries = useCountryOptions(i18n.language, allCountries, watch('country'));
+  const problem = (field: Field) => {
+    const message = errors[field]?.message;
+    return message ? t(message) : undefined;
+  };
+  // A refusal is shown by onMutationError (under its field) or the notification; nothing is left to catch.
+  const save = handleSubmit((values) =>
+    onFinish(Object.fromEntries(shown.map((field) => [field, orNull(values[field])])) as unknown as Values).then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
 
   return (
-    <Box component="form" noValidate onSubmit={(event: FormEvent) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('billing.formLabel')}>
-      <ErrorAlert messageKey={errorKey} />
-      {saved && !onSaved && (
-        <Alert severity="success" role="status">
-          {t('billing.saved')}
-        </Alert>
-      )}
+    <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('billing.formLabel')}>
       {shown.map((field) =>
         field === 'country' ? (
           <TextField
@@ -140,12 +116,11 @@ export function BillingAddressForm({
             required
             slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
             autoComplete="country"
-            value={values.country}
+            {...register('country')}
             onFocus={() => setAllCountries(true)}
             onMouseDown={() => setAllCountries(true)}
-            onChange={(event) => setValues({ ...values, country: event.target.value })}
-            error={Boolean(problems.country)}
-            helperText={problems.country}
+            error={Boolean(errors.country)}
+            helperText={problem('country')}
           >
             <option value="">{t('billing.noCountry')}</option>
             {countries}
@@ -158,17 +133,16 @@ export function BillingAddressForm({
             type={field === 'email' ? 'email' : 'text'}
             required={business || field === 'postalCode' || field === 'email'}
             autoComplete={AUTOCOMPLETE[field] ?? 'off'}
-            value={values[field]}
-            onChange={(event) => setValues({ ...values, [field]: event.target.value })}
-            error={Boolean(problems[field])}
+            {...register(field)}
+            error={Boolean(errors[field])}
             // The billing email says where invoices go, so nobody mistakes it for the sign-in email.
-            helperText={problems[field] ?? (field === 'email' ? t('billing.emailHint') : undefined)}
+            helperText={problem(field) ?? (field === 'email' ? t('billing.emailHint') : undefined)}
           />
         ),
       )}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         {onCancel && <Button onClick={onCancel}>{t('billing.cancel')}</Button>}
-        <Button type="submit" variant="contained" disabled={busy || info === null}>
+        <Button type="submit" variant="contained" disabled={formLoading || !query?.data}>
           {t('billing.save')}
         </Button>
       </Box>

@@ -2,19 +2,15 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useCustom } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Release } from '../../contract/licensing.js';
-import { licensingApi } from '../licensing/api.js';
+import type { DataError } from '../../providers/dataProvider.js';
 import { detectPlatform } from '../licensing/platform.js';
+import { useRecordDownload } from '../licensing/useRecordDownload.js';
 
 /** The website's download page, offered while the API lists no build (a fresh installation). */
 export const DOWNLOAD_PAGE_URL = 'https://shapelab.app/download';
-
-/** Spec section 7: the download is recorded on the account; it never waits for, nor fails with, that call. */
-function recordDownload(release: Release) {
-  void licensingApi.recordDownload(release).catch(() => undefined);
-}
 
 /**
  * The offer to download the desktop application: the newest build for this computer's system first,
@@ -22,16 +18,11 @@ function recordDownload(release: Release) {
  */
 export function DownloadShapelab() {
   const { t } = useTranslation();
-  const [releases, setReleases] = useState<Release[] | null>(null);
-
-  useEffect(() => {
-    licensingApi
-      .latestReleases()
-      .then(setReleases)
-      .catch(() => setReleases([]));
-  }, []);
-
-  if (releases === null) return null;
+  const recordDownload = useRecordDownload();
+  // Without the list (a failure), the website's download page is offered: nothing to notify.
+  const { result, query } = useCustom<Release[], DataError>({ url: '/releases/latest', method: 'get', errorNotification: false });
+  if (query.isPending) return null;
+  const releases: Release[] = query.isSuccess ? (result.data as Release[]) : [];
   const label = (release: Release, key = 'download.build') => t(key, { version: release.version, platform: t(`download.platforms.${release.platform}`) });
 
   if (releases.length === 0) {

@@ -43,10 +43,8 @@ async function visit(page: Page, route: RouteEntry, prefix: string) {
   const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
   await page.goto(url(address));
   await shown(page.locator('h1'));
-  // A page that never settles is a finding of its own: name it (a bare timeout does not say which).
-  await page.waitForLoadState('networkidle').catch((error: unknown) => {
-    throw new Error(`${address} never went network-idle`, { cause: error });
-  });
+  // Audited once drawn: its heading shown and nothing still loading (no progress indicator left).
+  await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading` }).toBe(0);
 }
 
 function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {

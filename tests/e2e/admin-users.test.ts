@@ -356,7 +356,7 @@ for (const language of ['en', 'de'] as const) {
       await dialog.getByRole('button', { name: texts.confirmPromote }).click();
       await expect.poll(() => rowOf(page, user.email).locator('[data-field="isAdmin"]').textContent()).toBe(texts.yes);
       release();
-      await shown(page.getByRole('status').getByText(texts.promoted(user.email)));
+      await shown(page.getByRole('alert').getByText(texts.promoted(user.email)));
       await expect(listStatus(userToken)).resolves.toBe(200);
 
       // The row's history shows the change: who, what, when.
@@ -388,7 +388,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('dialog').getByRole('button', { name: texts.confirmDelete }).click();
       await rowOf(page, user.email).waitFor({ state: 'detached', timeout: 5_000 });
       release();
-      await shown(page.getByRole('status').getByText(texts.deleted(user.email)));
+      await shown(page.getByRole('alert').getByText(texts.deleted(user.email)));
       await expect(apiLogin(user.email, PASSWORD)).resolves.toBe(401);
       expect(errors).toEqual([]);
       await page.context().close();

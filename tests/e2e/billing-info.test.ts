@@ -119,7 +119,8 @@ for (const language of ['en', 'de'] as const) {
 
       await form.getByLabel(texts.email).fill(billingEmail);
       await form.getByRole('button', { name: texts.save }).click();
-      await shown(form.getByText(texts.saved));
+      // Saved is a notification (Refine's notification provider), not a line in the form.
+      await shown(page.getByRole('alert').getByText(texts.saved));
       await page.reload();
       await expect.poll(() => form.getByLabel(texts.vat).inputValue()).toBe('DE136695976');
       expect(await form.getByLabel(texts.postcode).inputValue()).toBe('10117');

@@ -126,7 +126,7 @@ for (const language of ['en', 'de'] as const) {
       const dialog = page.getByRole('dialog');
       await shown(dialog.getByText(laptop.id, { exact: false }));
       await dialog.getByRole('button', { name: texts.confirmRelease }).click();
-      await shown(page.getByRole('status').getByText(texts.released(laptop.name), { exact: false }));
+      await shown(page.getByRole('alert').getByText(texts.released(laptop.name), { exact: false }));
       await page.getByRole('cell', { name: laptop.name, exact: true }).waitFor({ state: 'detached' });
       await shown(page.getByTestId('seat-usage').getByText(texts.usage(1, 2)));
 
@@ -143,7 +143,7 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/account/profile`));
       await page.getByLabel(texts.coupon).fill(code);
       await page.getByRole('button', { name: texts.redeem }).click();
-      await shown(page.getByRole('status').getByText(texts.licenceAdded));
+      await shown(page.getByRole('alert').getByText(texts.licenceAdded));
       await page.getByLabel(texts.coupon).fill(code);
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('alert').getByText(texts.alreadyActivated));

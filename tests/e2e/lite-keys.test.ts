@@ -53,7 +53,7 @@ for (const language of ['en', 'de'] as const) {
       const prefix = `LITE-${randomBytes(3).toString('hex').toUpperCase()}`;
       const csv = `key,channel\n${prefix}-0001,steam\n${prefix}-0002,viveport\n${prefix}-0001,steam\nnot a key,steam\n`;
       await page.getByTestId('lite-keys-file').setInputFiles({ name: 'keys.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-      await shown(page.getByRole('status').getByText(texts.imported));
+      await shown(page.getByRole('alert').getByText(texts.imported));
 
       await page.getByLabel(texts.search).fill(prefix.toLowerCase());
       await shown(page.getByTestId('lite-keys-total').getByText(texts.total));

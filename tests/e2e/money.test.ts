@@ -136,14 +136,18 @@ function moneyIn(page: Page, language: string) {
 const longDate = (language: string, iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso));
 
 /** Reloads the page until `locator` shows (a webhook or refund lands after the page was drawn). */
-async function reloadUntilShown(page: Page, locator: Locator, attempts = 20): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    if (await locator.first().isVisible()) return;
-    await page.waitForTimeout(500);
-    await page.reload();
-    await page.locator('h1').first().waitFor({ state: 'visible', timeout: 10_000 });
-  }
-  await shown(locator);
+async function reloadUntilShown(page: Page, locator: Locator): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await locator.first().isVisible()) return true;
+        await page.reload();
+        await page.locator('h1').first().waitFor({ state: 'visible', timeout: 10_000 });
+        return locator.first().isVisible();
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(true);
 }
 
 async function signedIn(language: 'en' | 'de', page: Page, user: { email: string; password: string }) {
@@ -269,7 +273,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(dialog.getByText(texts.cancelAtPeriodEnd, { exact: false }));
       await dialog.getByLabel(texts.cancelWithRefund(refund)).check();
       await dialog.getByRole('button', { name: texts.cancel }).click();
-      await shown(page.getByRole('status').getByText(texts.refundedNotice(refund)));
+      await shown(page.getByRole('alert').getByText(texts.refundedNotice(refund)));
       await reloadUntilShown(page, page.getByText(texts.ended, { exact: false }));
 
       await page.goto(url(`/${language}/account/purchase-history`));
@@ -344,7 +348,7 @@ for (const language of ['en', 'de'] as const) {
       const refund = await money(17940, 'USD');
       await shown(dialog.getByText(texts.returnText(refund)));
       await dialog.getByRole('button', { name: texts.confirmReturn }).click();
-      await shown(page.getByRole('status').getByText(texts.returned('Shapelab 2025', refund)));
+      await shown(page.getByRole('alert').getByText(texts.returned('Shapelab 2025', refund)));
       await licence2025.waitFor({ state: 'detached', timeout: 10_000 });
       await shown(page.getByRole('article', { name: 'Shapelab 2024' }));
       await shown(page.getByTestId('licences-seats').getByText(texts.seats, { exact: false }));

@@ -89,7 +89,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByLabel(texts.country).focus();
       await page.getByLabel(texts.country).selectOption({ label: texts.austria });
       await page.getByRole('button', { name: texts.save }).click();
-      await shown(page.getByRole('status').getByText(texts.saved));
+      await shown(page.getByRole('alert').getByText(texts.saved));
 
       await page.reload();
       await expect(page.getByLabel(texts.firstName).inputValue()).resolves.toBe('Grace');
@@ -131,7 +131,7 @@ for (const language of ['en', 'de'] as const) {
 
       await page.getByLabel(texts.current).fill(user.password);
       await page.getByRole('button', { name: texts.change }).click();
-      await shown(page.getByRole('status').getByText(texts.changed, { exact: false }));
+      await shown(page.getByRole('alert').getByText(texts.changed, { exact: false }));
       expect(await apiLogin(user.email, 'changed secret 77')).toBe(200);
       expect(await apiLogin(user.email, user.password)).toBe(401);
       // This tab stays signed in with the token the change returned.

@@ -68,7 +68,7 @@ describe('Google and Facebook in Chromium', () => {
     const facebookIdentity = someone();
     await atProvider(page, 'Facebook', facebookIdentity);
     await page.waitForURL(/\/account\/profile$/);
-    await shown(page.getByRole('status').getByText('Facebook is now connected to your account.'));
+    await shown(page.getByRole('alert').getByText('Facebook is now connected to your account.'));
     await shown(page.getByText('Facebook · connected'));
 
     await page.getByRole('button', { name: 'Disconnect Facebook' }).click();
@@ -81,7 +81,7 @@ describe('Google and Facebook in Chromium', () => {
     // Facebook asks for the linked account once more.
     await atProvider(page, 'Facebook', facebookIdentity);
     await page.waitForURL(/\/account\/profile$/);
-    await shown(page.getByRole('status').getByText('Facebook is disconnected from your account.'));
+    await shown(page.getByRole('alert').getByText('Facebook is disconnected from your account.'));
     await shown(page.getByText('Facebook · not connected'));
     await page.context().close();
   });

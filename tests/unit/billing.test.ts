@@ -2,7 +2,7 @@ import type { PaddleEventData } from '@paddle/paddle-js';
 import { describe, expect, it, vi } from 'vitest';
 import { createCheckoutDispatcher } from '../../src/billing/checkout-events.js';
 import { formatPrice, toMinor } from '../../src/billing/money.js';
-import { BACKOFF_MS, parseEvents } from '../../src/billing/useEventStream.js';
+import { BACKOFF_MS, parseEvents } from '../../providers/liveProvider.js';
 import { trialDaysLeft } from '../../src/pages/account/Subscription.js';
 
 describe('price display (spec section 9)', () => {

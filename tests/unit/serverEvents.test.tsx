@@ -1,6 +1,8 @@
 import type { LiveEvent } from '@refinedev/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_MS, createLiveProvider, LINGER_MS, STALE_STREAM_MS } from '../../providers/liveProvider.js';
+import { analyticsEventSchema } from '../../contract/analytics.js';
+import { EVENT_STREAM_HEARTBEAT_MS, portalEventSchema } from '../../contract/events.js';
+import { BACKOFF_MS, createLiveProvider, isAnalyticsEvent, isPortalEvent, LINGER_MS, STALE_STREAM_MS } from '../../providers/liveProvider.js';
 
 /** Each opening of the stream gets the next of these: the texts the server writes, then the stream stays open. */
 const streams: string[][] = [];
@@ -101,5 +103,27 @@ describe("Refine's live provider over the event stream (GET /api/events)", () =>
     next.stop();
     await vi.advanceTimersByTimeAsync(LINGER_MS + STALE_STREAM_MS + Math.max(...BACKOFF_MS));
     expect(opened).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the live provider's event checks agree with the contract's schemas", () => {
+  const samples: unknown[] = [
+    { type: 'seat', id: 's1' },
+    { type: 'transaction', id: 'txn_1' },
+    { type: 'subscription', id: 7 },
+    { type: 'refund', id: 'r1' },
+    null,
+    'seat',
+    { type: 'analytics', day: '2026-11-22', sessions: 1, playedSeconds: 60, exports: 0, launches: 0 },
+    { type: 'analytics', day: '2026-11-22', sessions: 1.5, playedSeconds: 60, exports: 0, launches: 0 },
+    { type: 'analytics', day: 3, sessions: 1, playedSeconds: 60, exports: 0, launches: 0 },
+  ];
+  it.each(samples.map((sample) => [JSON.stringify(sample), sample]))('%s', (_name, sample) => {
+    expect(isPortalEvent(sample)).toBe(portalEventSchema.safeParse(sample).success);
+    expect(isAnalyticsEvent(sample)).toBe(analyticsEventSchema.safeParse(sample).success);
+  });
+
+  it('the heartbeat the provider expects is the contract one', () => {
+    expect(STALE_STREAM_MS).toBe(2 * EVENT_STREAM_HEARTBEAT_MS);
   });
 });

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -7,22 +6,22 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useCustomMutation, useList, useOne } from '@refinedev/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence } from '../../../contract/billing.js';
-import type { Release, SeatsResponse } from '../../../contract/licensing.js';
+import type { SeatsResponse } from '../../../contract/licensing.js';
 import type { Subscription } from '../../../contract/subscription.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
-import { formatPrice } from '../../billing/money.js';
-import { useEventStream } from '../../billing/useEventStream.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { licensingApi } from '../../licensing/api.js';
+import { useOpenInvoice } from '../../data/useApiAction.js';
+import { formatLongDate, formatPrice } from '../../format/index.js';
+import { useRecordDownload } from '../../licensing/useRecordDownload.js';
+import type { LicenceReturn } from '../../billing/types.js';
 
 /**
  * Spec section 9: a bought licence can be returned for a full refund within 14 days. The server says until
@@ -32,92 +31,64 @@ export function returnableNow(licence: Pick<PerpetualLicence, 'returnableUntil' 
   return licence.returnableUntil !== null && licence.paid !== null && Date.parse(licence.returnableUntil) > now.getTime();
 }
 
-interface Owned {
-  licences: PerpetualLicence[];
-  seats: SeatsResponse;
-  subscription: Subscription | null;
-}
-
-/** Spec section 7: the download is recorded on the account; it never waits for, nor fails with, that call. */
-function recordDownload(release: Release) {
-  void licensingApi.recordDownload(release).catch(() => undefined);
-}
-
 /**
  * `/account/licences` (issue 16): what the user owns. Each perpetual licence with its release, when it was
  * bought, until when it gets free updates, the builds of its release to download, its invoice, and, within
  * 14 days of the purchase, its return for a full refund (confirmed first: the money comes back, the
  * licence ends now). Beside them, the subscription's entitlement, and how many of the user's seats are in
- * use. It follows changes made elsewhere (a webhook, another tab) through the event stream.
+ * use. It follows changes made elsewhere (a webhook, another tab) through the live provider (resources
+ * `licences`, `seats`, `subscription`).
  */
 export default function LicencesPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
-  const [owned, setOwned] = useState<Owned | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const licenceList = useList<PerpetualLicence, DataError>({ resource: 'licences', pagination: { mode: 'off' } });
+  const seatsOne = useOne<SeatsResponse, DataError>({ resource: 'seats', id: 'me' });
+  const subscription = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
+  const { mutate: returnLicence, mutation: returningNow } = useCustomMutation<LicenceReturn, DataError>();
   const [returning, setReturning] = useState<PerpetualLicence | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const recordDownload = useRecordDownload();
+  const openInvoice = useOpenInvoice();
+  const busy = returningNow.isPending;
 
-  const refresh = useCallback(async () => {
-    try {
-      const [licences, seats, subscription] = await Promise.all([billingApi.licences(), licensingApi.seats(), billingApi.subscription()]);
-      setOwned({ licences, seats, subscription });
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-  useEventStream(() => void refresh());
-
-  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
   const nameOf = (licence: PerpetualLicence) => licence.productName ?? (licence.release ? t('pages.licences.releaseName', { release: licence.release }) : t('app.title'));
 
-  async function download(licence: PerpetualLicence) {
-    if (!licence.invoiceUrl) return;
-    setError(null);
-    try {
-      const { url } = await billingApi.invoiceLink(licence.invoiceUrl);
-      // The provider's link answers the PDF as an attachment: the browser downloads it and stays here.
-      window.location.assign(url);
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
+  const download = async (licence: PerpetualLicence) => {
+    if (licence.invoiceUrl) await openInvoice(licence.invoiceUrl);
+  };
+
+  function giveBack(licence: PerpetualLicence) {
+    returnLicence(
+      {
+        url: `/perpetual/license/${encodeURIComponent(licence.licenceId)}/return`,
+        method: 'post',
+        values: {},
+        successNotification: (response) =>
+          response
+            ? { type: 'success', message: t('pages.licences.returned', { name: nameOf(licence), amount: formatPrice(response.data.refund.amount, response.data.refund.currencyCode, language) }) }
+            : false,
+      },
+      {
+        // Also after a failure: a licence returned in another tab leaves the list.
+        onSettled: () => {
+          setReturning(null);
+          void licenceList.query.refetch();
+          void seatsOne.query.refetch();
+        },
+      },
+    );
   }
 
-  async function giveBack(licence: PerpetualLicence) {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      const { refund } = await billingApi.returnLicence(licence.licenceId);
-      setNotice(t('pages.licences.returned', { name: nameOf(licence), amount: formatPrice(refund.amount, refund.currencyCode, language) }));
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setReturning(null);
-      setBusy(false);
-      // Also after a failure: a licence returned in another tab leaves the list.
-      void refresh();
-    }
-  }
-
-  if (!owned) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
-  const { licences, seats, subscription } = owned;
-  const live = subscription && subscription.status !== 'canceled' ? subscription : null;
+  if (licenceList.query.isLoading || seatsOne.query.isLoading || subscription.query.isLoading) return <FullPageSpinner />;
+  if (!licenceList.query.isSuccess || !seatsOne.result) return null;
+  const licences = licenceList.result.data;
+  const seats = seatsOne.result;
+  const live = subscription.result && subscription.result.status !== 'canceled' ? subscription.result : null;
   const now = new Date();
 
   return (
     <PageCard title={t(titleKey)} testId="licences-page">
-      <ErrorAlert messageKey={error} />
-      {notice && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {notice}
-        </Alert>
-      )}
 
       <Box component="section" aria-labelledby="licences-subscription" sx={{ mb: 3 }} data-testid="licences-subscription">
         <Typography id="licences-subscription" variant="h6" component="h2" gutterBottom>
@@ -239,7 +210,7 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
         busy={busy}
         onCancel={() => setReturning(null)}
         onConfirm={() => {
-          if (returning) void giveBack(returning);
+          if (returning) giveBack(returning);
         }}
       >
         {returning?.paid && t('pages.licences.returnText', { amount: formatPrice(returning.paid.amount, returning.paid.currencyCode, language) })}

@@ -1,16 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useCustomMutation, useNotification, useOne } from '@refinedev/core';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
-import { http } from '../../../providers/index.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { createCheckoutDispatcher } from '../../billing/checkout-events.js';
 import { listenToPaddle, loadPaddle } from '../../billing/paddle.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
@@ -18,57 +16,44 @@ import { PageCard } from '../../components/PageCard.js';
 /**
  * `/account/payment-options` (spec section 2): how the subscription is paid, and a new card or PayPal
  * through the provider's checkout (a payment-method transaction; an overdue renewal is collected on it).
+ * The method shown follows the webhook that records a new one (live resources `subscription` and
+ * `payment-method`), with no timed refresh.
  */
 export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
-  const [state, setState] = useState<{ subscription: Subscription | null; method: PaymentMethod | null } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const refresh = useCallback(async () => {
-    try {
-      const subscription = await billingApi.subscription();
-      const live = subscription && subscription.status !== 'canceled' ? subscription : null;
-      setState({ subscription: live, method: live ? await http<PaymentMethod | null>('/subscription/payment-method') : null });
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { open: notify } = useNotification();
+  const { result: found, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
+  const subscription = found && found.status !== 'canceled' ? found : null;
+  const { result: method } = useOne<PaymentMethod, DataError>({ resource: 'payment-method', id: 'me', queryOptions: { enabled: subscription !== null } });
+  const { mutateAsync: openPaymentMethodCheckout } = useCustomMutation<{ transactionId: string }, DataError>();
 
   useEffect(
     () =>
       listenToPaddle(
         createCheckoutDispatcher(() => ({
           completed: () => {
-            setNotice(t('pages.paymentOptions.updated'));
+            notify?.({ type: 'success', message: t('pages.paymentOptions.updated') });
             void loadPaddle().then((paddle) => paddle.Checkout.close());
-            // The webhook that records the new method follows the provider's event by a moment.
-            setTimeout(() => void refresh(), 1500);
           },
-          error: ({ detail }) => setNotice(detail),
+          error: ({ detail }) => notify?.({ type: 'error', message: detail }),
         })),
       ),
-    [refresh, t],
+    [notify, t],
   );
 
   async function update() {
-    setError(null);
-    setNotice(null);
-    try {
-      const [paddle, { transactionId }] = await Promise.all([loadPaddle(), billingApi.paymentMethod()]);
-      paddle.Checkout.open({ transactionId, settings: { displayMode: 'overlay', theme: 'dark', locale: language } });
-    } catch (failure) {
-      setError(failure instanceof Error ? 'PAYMENT_SCRIPT_FAILED' : messageKeyOf(failure));
-    }
+    const [paddle, checkout] = await Promise.all([
+      loadPaddle().catch(() => {
+        notify?.({ type: 'error', message: t('errors.PAYMENT_SCRIPT_FAILED') });
+        return null;
+      }),
+      openPaymentMethodCheckout({ url: '/subscription/payment-method', method: 'post', values: {} }).catch(() => null),
+    ]);
+    if (paddle && checkout) paddle.Checkout.open({ transactionId: checkout.data.transactionId, settings: { displayMode: 'overlay', theme: 'dark', locale: language } });
   }
 
-  if (!state && !error) return <FullPageSpinner />;
-  const method = state?.method;
+  if (query.isLoading) return <FullPageSpinner />;
   const describe = (found: PaymentMethod) =>
     found.card
       ? t('pages.paymentOptions.card', {
@@ -80,13 +65,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
 
   return (
     <PageCard title={t(titleKey)} testId="payment-options">
-      <ErrorAlert messageKey={error} />
-      {notice && (
-        <Alert severity="info" sx={{ mb: 2 }} role="status">
-          {notice}
-        </Alert>
-      )}
-      {!state?.subscription ? (
+      {!subscription ? (
         <>
           <Typography sx={{ mb: 2 }}>{t('pages.paymentOptions.none')}</Typography>
           <Button component={RouterLink} to={localize('/account/subscription/choose-plan')} variant="contained">
@@ -95,7 +74,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
         </>
       ) : (
         <>
-          {state.subscription.status === 'past_due' && (
+          {subscription.status === 'past_due' && (
             <Alert severity="warning" sx={{ mb: 2 }}>
               {t('pages.subscription.pastDue')}
             </Alert>

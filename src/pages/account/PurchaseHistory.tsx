@@ -5,18 +5,16 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useList } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Invoice } from '../../../contract/subscription.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
-import { formatPrice } from '../../billing/money.js';
-import { useEventStream } from '../../billing/useEventStream.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { PurchaseItemName } from '../../components/PurchaseItemName.js';
+import { useOpenInvoice } from '../../data/useApiAction.js';
+import { formatDate, formatPrice } from '../../format/index.js';
 
 type Refund = NonNullable<Invoice['refund']>;
 
@@ -33,46 +31,21 @@ export function refundText(refund: Refund, currencyCode: string, language: strin
  * `/account/purchase-history` (spec section 2): each payment with its date, what was bought (plan or
  * product version, named in the reader's language), the amount, its refund if any, and its invoice. The
  * invoice link is the provider's and short-lived, so it is asked for when the user clicks. A refund
- * decided elsewhere (a return, a duplicate undone) shows as soon as the event stream says so.
+ * decided elsewhere (a return, a duplicate undone) shows as soon as the live provider says so (resource
+ * `invoices`).
  */
 export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const [invoices, setInvoices] = useState<Invoice[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { result, query } = useList<Invoice, DataError>({ resource: 'invoices', pagination: { mode: 'off' } });
+  const invoices = query.isSuccess ? result.data : null;
+  const download = useOpenInvoice();
 
-  const refresh = useCallback(async () => {
-    try {
-      setInvoices(await billingApi.invoices());
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-  useEventStream((event) => {
-    if (event.type === 'transaction' || event.type === 'subscription' || event.type === 'licence') void refresh();
-  });
-
-  async function download(invoice: Invoice) {
-    setError(null);
-    try {
-      const { url } = await billingApi.invoiceLink(invoice.invoiceUrl);
-      // The provider's link answers the PDF as an attachment: the browser downloads it and stays here.
-      window.location.assign(url);
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }
-
-  if (!invoices && !error) return <FullPageSpinner />;
-  const date = (iso: string | null) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso)) : '');
+  if (query.isLoading) return <FullPageSpinner />;
+  const date = (iso: string | null) => (iso ? formatDate(iso, language) : '');
 
   return (
     <PageCard title={t(titleKey)} testId="purchase-history" wide>
-      <ErrorAlert messageKey={error} />
       {invoices?.length === 0 && <Typography>{t('pages.purchaseHistory.empty')}</Typography>}
       {invoices && invoices.length > 0 && (
         <Table size="small" aria-label={t(titleKey)}>
@@ -95,7 +68,7 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
                 <TableCell align="right">{formatPrice(invoice.total.amount, invoice.total.currencyCode, language)}</TableCell>
                 <TableCell data-testid="purchase-refund">{invoice.refund ? refundText(invoice.refund, invoice.total.currencyCode, language, t) : ''}</TableCell>
                 <TableCell>
-                  <Button size="small" onClick={() => void download(invoice)} aria-label={t('pages.purchaseHistory.downloadLabel', { number: invoice.invoiceNumber ?? invoice.id })}>
+                  <Button size="small" onClick={() => void download(invoice.invoiceUrl)} aria-label={t('pages.purchaseHistory.downloadLabel', { number: invoice.invoiceNumber ?? invoice.id })}>
                     {t('pages.purchaseHistory.download')}
                   </Button>
                 </TableCell>

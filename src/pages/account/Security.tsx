@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -8,15 +7,16 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useCustomMutation, useDelete, useList } from '@refinedev/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../../../contract/account.js';
-import { accountApi, messageKeyOf } from '../../../providers/index.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { formatDateTime } from '../../format/index.js';
 
 type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
 
@@ -28,59 +28,39 @@ type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
 export default function SecurityPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const [sessions, setSessions] = useState<SessionView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { result, query } = useList<SessionView, DataError>({ resource: 'sessions', pagination: { mode: 'off' } });
+  const sessions = query.isSuccess ? result.data : null;
   const [pending, setPending] = useState<Pending | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
+  const { mutate: endOne, mutation: endingOne } = useDelete<SessionView, DataError>();
+  const { mutate: endOthers, mutation: endingOthers } = useCustomMutation<{ ended: number }, DataError>();
+  const busy = endingOne.isPending || endingOthers.isPending;
 
-  const refresh = useCallback(async () => {
-    try {
-      setSessions(await accountApi.sessions());
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-
-  async function confirm(action: Pending) {
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      if (action.kind === 'one') {
-        await accountApi.endSession(action.session.id);
-        setDone(t('pages.security.signedOutOne'));
-      } else {
-        const { ended } = await accountApi.endOtherSessions();
-        setDone(t('pages.security.signedOutOthers', { count: ended }));
-      }
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setPending(null);
-      setBusy(false);
-      void refresh();
+  // Also after a failure the list is read again: a session may have ended elsewhere in the meantime.
+  const settled = { onSettled: () => setPending(null) };
+  function confirm(action: Pending) {
+    if (action.kind === 'one') {
+      endOne({ resource: 'sessions', id: action.session.id, successNotification: () => ({ type: 'success', message: t('pages.security.signedOutOne') }) }, settled);
+    } else {
+      endOthers(
+        {
+          url: '/users/me/sessions',
+          method: 'delete',
+          values: {},
+          successNotification: (response) => ({ type: 'success', message: t('pages.security.signedOutOthers', { count: response?.data.ended ?? 0 }) }),
+        },
+        { onSettled: () => void query.refetch().then(() => setPending(null)) },
+      );
     }
   }
 
-  if (!sessions && !error) return <FullPageSpinner />;
-  const when = (iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  if (query.isLoading) return <FullPageSpinner />;
+  const when = (iso: string) => formatDateTime(iso, language);
   const name = (session: SessionView) => ({ browser: session.browser ?? t('pages.security.unknown'), system: session.os ?? t('pages.security.unknown') });
   const others = sessions?.filter((session) => !session.current) ?? [];
 
   return (
     <PageCard title={t(titleKey)} testId="security">
       <Typography sx={{ mb: 2 }}>{t('pages.security.intro')}</Typography>
-      <ErrorAlert messageKey={error} />
-      {done && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {done}
-        </Alert>
-      )}
       {sessions && (
         // A wide table scrolls on a phone; the scrolling region is reachable by keyboard (WCAG 2.1.1).
         <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('pages.security.tableLabel')}>
@@ -141,7 +121,7 @@ export default function SecurityPage({ titleKey }: { titleKey: string }) {
         busy={busy}
         destructive
         onCancel={() => setPending(null)}
-        onConfirm={() => pending && void confirm(pending)}
+        onConfirm={() => pending && confirm(pending)}
       >
         {pending?.kind === 'one' ? t('pages.security.confirmOneText') : t('pages.security.confirmOthersText')}
       </ConfirmDialog>

@@ -1,11 +1,13 @@
-import { useInvalidateAuthStore } from '@refinedev/core';
-import { useEffect } from 'react';
+import { useCustomMutation } from '@refinedev/core';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { messageKeyOf } from '../../../providers/http.js';
-import { accountApi, authProvider } from '../../../providers/index.js';
+import type { Me } from '../../../contract/users.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { readCallback, type SocialProvider } from '../../components/social.js';
+import { errorKeyOf } from '../../data/useApiAction.js';
+import { useRememberUser } from '../../data/useCurrentUser.js';
 import { splitLocale } from '../../routing/locale.js';
 
 /** What the profile shows after coming back from a provider. */
@@ -25,12 +27,15 @@ export default function SocialAccount() {
   const { localize } = useLocale();
   const navigate = useNavigate();
   const location = useLocation();
-  const invalidateAuth = useInvalidateAuthStore();
+  const remember = useRememberUser();
+  const { mutateAsync } = useCustomMutation<Me, DataError>();
+  const send = useRef(mutateAsync);
+  send.current = mutateAsync;
   const [, provider, purpose] = splitLocale(location.pathname).path.split('/') as [string, SocialProvider, 'connect' | 'disconnect'];
 
   useEffect(() => {
     const callback = readCallback(location.search);
-    const back = (notice: SocialNotice) => navigate(localize('/account/profile'), { replace: true, state: { social: notice } });
+    const back = (notice: SocialNotice) => void navigate(localize('/account/profile'), { replace: true, state: { social: notice } });
     if (callback.error || !callback.code) {
       back({ provider, messageKey: callback.error === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED' });
       return;
@@ -39,16 +44,16 @@ export default function SocialAccount() {
     consumed.add(callback.state);
     const { error: _error, ...answer } = callback;
     const body = { ...answer, redirectUrl: `${window.location.origin}${location.pathname}` };
-    const request = purpose === 'connect' ? accountApi.connectSocial(provider, body) : accountApi.disconnectFacebook(body);
-    request.then(
-      (user) => {
-        authProvider.rememberUser(user);
-        void invalidateAuth();
+    const url = purpose === 'connect' ? `/auth/${provider}/connect` : '/auth/facebook/disconnect';
+    // The profile says how it went, so no notification here.
+    send.current({ url, method: 'post', values: body, errorNotification: false }).then(
+      async ({ data: user }) => {
+        await remember(user);
         back({ provider, done: purpose === 'connect' ? 'connected' : 'disconnected' });
       },
-      (error: unknown) => back({ provider, messageKey: messageKeyOf(error) }),
+      (error: unknown) => back({ provider, messageKey: errorKeyOf(error) }),
     );
-  }, [invalidateAuth, location.pathname, location.search, localize, navigate, provider, purpose]);
+  }, [remember, location.pathname, location.search, localize, navigate, provider, purpose]);
 
   return <FullPageSpinner />;
 }

@@ -6,20 +6,18 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useCustomMutation, useList, useNotification, useOne } from '@refinedev/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { Plan } from '../../../contract/billing.js';
 import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
-import { formatPrice } from '../../billing/money.js';
-import { useEventStream } from '../../billing/useEventStream.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { formatLongDate, formatPrice } from '../../format/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -49,71 +47,48 @@ type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' 
  * `/account/subscription` (spec sections 2, 4 and 9): the plan, its price and its state (trial days left,
  * next billing, the date a cancelled plan stays active until), cancel (within 14 days of the first payment
  * also with a full refund, ending it at once) and continue, a switch between monthly and yearly confirmed
- * against the prorated charge, and a new payment method. Every change is confirmed first; errors are
- * shown by their messageKey.
+ * against the prorated charge, and a new payment method. Every change is confirmed first; its outcome is
+ * a notification. The page follows changes made elsewhere through the live provider (`subscription`).
  */
 export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
-  const [subscription, setSubscription] = useState<Subscription | null | undefined>(undefined);
-  // A failure on the way here (the PayPal return's approval) is shown on arrival.
-  const [error, setError] = useState<string | null>((useLocation().state as { messageKey?: string } | null)?.messageKey ?? null);
+  const { open: notify } = useNotification();
+  const { result: subscription, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
+  const live = subscription && subscription.status !== 'canceled';
+  const { result: method } = useOne<PaymentMethod, DataError>({ resource: 'payment-method', id: 'me', queryOptions: { enabled: Boolean(live) } });
+  // The plan's price is a detail: the page works without it.
+  const { result: planList } = useList<Plan, DataError>({ resource: 'plans', pagination: { mode: 'off' }, errorNotification: false });
+  const plans = planList.data;
+  const { mutate: change, mutateAsync: preview, mutation } = useCustomMutation<Subscription | PlanChangePreview, DataError>();
   const [pending, setPending] = useState<Pending>(null);
   const [choice, setChoice] = useState<CancelChoice>('period');
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [method, setMethod] = useState<PaymentMethod | null>(null);
-  const [plans, setPlans] = useState<Plan[]>([]);
+  const busy = mutation.isPending;
 
-  const refresh = useCallback(async () => {
-    try {
-      const found = await billingApi.subscription();
-      setSubscription(found);
-      if (found && found.status !== 'canceled') setMethod(await billingApi.currentPaymentMethod());
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    }
-  }, []);
-
+  // A failure on the way here (the PayPal return's approval) is told on arrival.
+  const arrival = (useLocation().state as { messageKey?: string } | null)?.messageKey;
   useEffect(() => {
-    void refresh();
-    // The plan's price is a detail: the page works without it.
-    billingApi
-      .plans()
-      .then(setPlans)
-      .catch(() => setPlans([]));
-  }, [refresh]);
-  useEventStream((event) => {
-    if (event.type === 'subscription') void refresh();
-  });
+    if (arrival) notify?.({ type: 'error', message: t(`errors.${arrival}`, { defaultValue: t('errors.DEFAULT') }) });
+  }, [arrival, notify, t]);
 
-  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
 
-  async function run(action: () => Promise<Subscription>, done: (result: Subscription) => string) {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await action();
-      setSubscription(result);
-      setNotice(done(result));
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setPending(null);
-      setBusy(false);
-    }
+  /** A change to the subscription, then its new state read again, whatever the outcome. */
+  function run(url: string, values: object, done: () => string) {
+    change(
+      { url, method: 'post', values, successNotification: () => ({ type: 'success', message: done() }) },
+      {
+        onSettled: () => {
+          setPending(null);
+          void query.refetch();
+        },
+      },
+    );
   }
 
   async function askSwitch(interval: 'month' | 'year') {
-    setBusy(true);
-    setError(null);
-    try {
-      setPending({ kind: 'switch', preview: await billingApi.previewChange(interval) });
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const answer = await preview({ url: '/subscription/change/preview', method: 'post', values: { interval } }).catch(() => null);
+    if (answer) setPending({ kind: 'switch', preview: answer.data as PlanChangePreview });
   }
 
   function askCancel(choices: CancelChoice[]) {
@@ -121,19 +96,12 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     setPending({ kind: 'cancel', choices });
   }
 
-  if (subscription === undefined && !error) return <FullPageSpinner />;
+  if (query.isLoading) return <FullPageSpinner />;
   const title = t(titleKey);
-  const noticeAlert = notice && (
-    <Alert severity="success" sx={{ mb: 2 }} role="status">
-      {notice}
-    </Alert>
-  );
 
   if (!subscription || subscription.status === 'canceled') {
     return (
       <PageCard title={title} testId="subscription-page">
-        <ErrorAlert messageKey={error} />
-        {noticeAlert}
         <Typography sx={{ mb: 2 }}>{subscription ? t('pages.subscription.ended', { date: date(subscription.canceledAt) }) : t('pages.subscription.none')}</Typography>
         <Button variant="contained" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
           {t('pages.subscription.choosePlan')}
@@ -177,8 +145,6 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   return (
     <PageCard title={title} testId="subscription-page">
-      <ErrorAlert messageKey={error} />
-      {noticeAlert}
       {subscription.status === 'past_due' && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t('pages.subscription.pastDue')}
@@ -237,14 +203,8 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         onCancel={() => setPending(null)}
         onConfirm={() =>
           choice === 'refund'
-            ? void run(
-                () => billingApi.cancel(true),
-                () => t('pages.subscription.refunded', { amount: refund }),
-              )
-            : void run(
-                () => billingApi.cancel(),
-                () => t('pages.subscription.cancelled', { date: date(endsAt) }),
-              )
+            ? run('/subscription/cancel', { refund: true }, () => t('pages.subscription.refunded', { amount: refund }))
+            : run('/subscription/cancel', {}, () => t('pages.subscription.cancelled', { date: date(endsAt) }))
         }
       >
         {pending?.kind === 'cancel' && pending.choices.includes('refund') ? (
@@ -266,7 +226,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         cancelLabel={t('pages.subscription.back')}
         busy={busy}
         onCancel={() => setPending(null)}
-        onConfirm={() => void run(billingApi.continue, () => t('pages.subscription.continued'))}
+        onConfirm={() => run('/subscription/continue', {}, () => t('pages.subscription.continued'))}
       >
         {price ? t('pages.subscription.continueText', { date: resumesAt, price }) : t('pages.subscription.continueTextNoPrice', { date: resumesAt })}
       </ConfirmDialog>
@@ -281,7 +241,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         busy={busy}
         onCancel={() => setPending(null)}
         onConfirm={() => {
-          if (pending?.kind === 'switch') void run(() => billingApi.change(pending.preview.interval), () => t('pages.subscription.switched'));
+          if (pending?.kind === 'switch') run('/subscription/change', { interval: pending.preview.interval }, () => t('pages.subscription.switched'));
         }}
       >
         {pending?.kind === 'switch' && (

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
@@ -9,20 +8,21 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useList } from '@refinedev/core';
+import { useCustomMutation, useList } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { liteKeySchema } from '../../../contract/licensing.js';
 import { searchFilter } from '../../../providers/dataProvider.js';
-import { messageKeyOf } from '../../../providers/index.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { saveFile } from '../../components/csv.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { licensingApi, type LiteKeysImport, type LiteKeysPage } from '../../licensing/api.js';
+import type { LiteKeysImport, LiteKeysPage } from '../../billing/types.js';
+import { useOnDemandRead } from '../../data/useApiAction.js';
+import { formatDateTime } from '../../format/index.js';
 import { SEARCH_DELAY_MS } from '../../components/search.js';
 
 const ROWS_PER_PAGE = [10, 25, 50, 100];
@@ -41,9 +41,9 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE[0] as number);
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [imported, setImported] = useState<LiteKeysImport | null>(null);
+  const read = useOnDemandRead();
+  const { mutateAsync: importKeys } = useCustomMutation<LiteKeysImport, DataError>();
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -58,22 +58,17 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
     resource: 'lite-keys',
     pagination: { currentPage: page + 1, pageSize: rowsPerPage, mode: 'server' },
     filters: query ? [searchFilter(query)] : [],
-    errorNotification: false,
     queryOptions: { placeholderData: keepPreviousData },
   });
   const keys: LiteKeysPage | null = list.query.isSuccess || list.query.isPlaceholderData ? { data: list.result.data, total: list.result.total ?? 0 } : null;
-  const listError = list.query.error ? messageKeyOf(list.query.error) : null;
 
   async function exportCsv() {
     setBusy(true);
-    setError(null);
-    try {
-      saveFile(await licensingApi.exportLiteKeys(query), 'shapelab-lite-keys.csv', 'text/csv');
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const search = query ? `?search=${encodeURIComponent(query)}` : '';
+    // The unused keys as CSV text (header row `key,channel,importedAt`).
+    const csv = await read<string | null>(`/lite-keys/export${search}`);
+    if (csv !== undefined) saveFile(csv ?? '', 'shapelab-lite-keys.csv', 'text/csv');
+    setBusy(false);
   }
 
   async function importCsv(event: ChangeEvent<HTMLInputElement>) {
@@ -81,32 +76,31 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
     const file = input.files?.[0];
     if (!file) return;
     setBusy(true);
-    setError(null);
-    setImported(null);
-    try {
-      setImported(await licensingApi.importLiteKeys(await file.text()));
-      setPage(0);
-      void list.query.refetch();
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      // The same file may be chosen again (after fixing it).
-      input.value = '';
-      setBusy(false);
-    }
+    const csv = await file.text();
+    await importKeys({
+      url: '/lite-keys/import',
+      method: 'post',
+      values: { csv },
+      successNotification: (response) =>
+        response ? { type: 'success', message: t('pages.liteKeys.imported', { imported: response.data.imported, duplicates: response.data.duplicates, invalid: response.data.invalid }) } : false,
+    })
+      .then(() => {
+        setPage(0);
+        return list.query.refetch();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        // The same file may be chosen again (after fixing it).
+        input.value = '';
+        setBusy(false);
+      });
   }
 
-  if (!keys && !error && !listError) return <FullPageSpinner />;
-  const date = (iso: string) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  if (!keys && list.query.isLoading) return <FullPageSpinner />;
+  const date = (iso: string) => formatDateTime(iso, language);
 
   return (
     <PageCard title={t(titleKey)} testId="shapelab-lite">
-      <ErrorAlert messageKey={error ?? listError} />
-      {imported && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {t('pages.liteKeys.imported', { imported: imported.imported, duplicates: imported.duplicates, invalid: imported.invalid })}
-        </Alert>
-      )}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', mb: 1 }}>
         <TextField
           id="lite-keys-search"

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { DataGrid } from '@mui/x-data-grid';
@@ -7,9 +6,7 @@ import { useDelete, useGetIdentity, useUpdate, type GetListResponse, type HttpEr
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser, Me, Role } from '../../../contract/users.js';
-import { messageKeyOf } from '../../../providers/index.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import type { PageProps } from '../index.js';
@@ -41,13 +38,11 @@ function withRoles(user: AdminUser, roles: Role[]): AdminUser {
 export default function UsersPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const { view, gridProps, tableQuery, searchText, setSearchText } = useUsersGrid();
+  const { view, gridProps, searchText, setSearchText } = useUsersGrid();
   const { data: me } = useGetIdentity<Me>();
 
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [history, setHistory] = useState<{ user: AdminUser | null; open: boolean }>({ user: null, open: false });
-  const [errorKey, setErrorKey] = useState<string | null>(null);
-  const [done, setDone] = useState<Done | null>(null);
   const { mutate: update } = useUpdate<AdminUser, HttpError, { roles: Role[] }>();
   const { mutate: remove } = useDelete<AdminUser>();
 
@@ -65,6 +60,10 @@ export default function UsersPage({ titleKey }: PageProps) {
     [t, language, me?.id],
   );
 
+  const done = (key: Done['key'], email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
+  // The server's reason (the data provider's translated messageKey), after the optimistic change is rolled back.
+  const refused = (error?: HttpError) => ({ type: 'error' as const, message: error?.message ?? t('errors.DEFAULT') });
+
   function changeRoles(user: AdminUser, roles: Role[]) {
     update(
       {
@@ -78,23 +77,15 @@ export default function UsersPage({ titleKey }: PageProps) {
           many: false,
           detail: false,
         },
-        successNotification: false,
-        errorNotification: false,
-      },
-      {
-        onSuccess: () => setDone({ key: roles.includes('admin') ? 'promoted' : 'demoted', email: user.email }),
-        onError: (error) => setErrorKey(messageKeyOf(error)),
+        successNotification: () => done(roles.includes('admin') ? 'promoted' : 'demoted', user.email),
+        errorNotification: refused,
       },
     );
   }
 
   function deleteUser(user: AdminUser) {
     remove(
-      { resource: 'users', id: user.id, mutationMode: 'optimistic', successNotification: false, errorNotification: false },
-      {
-        onSuccess: () => setDone({ key: 'deleted', email: user.email }),
-        onError: (error) => setErrorKey(messageKeyOf(error)),
-      },
+      { resource: 'users', id: user.id, mutationMode: 'optimistic', successNotification: () => done('deleted', user.email), errorNotification: refused },
     );
   }
 
@@ -102,8 +93,6 @@ export default function UsersPage({ titleKey }: PageProps) {
     if (!confirming) return;
     const { action, user } = confirming;
     setConfirming(null);
-    setErrorKey(null);
-    setDone(null);
     if (action === 'delete') deleteUser(user);
     else changeRoles(user, action === 'promote' ? ['user', 'admin'] : ['user']);
   }
@@ -125,12 +114,6 @@ export default function UsersPage({ titleKey }: PageProps) {
 
   return (
     <PageCard title={t(titleKey)} testId="admin-users" wide>
-      <ErrorAlert messageKey={errorKey ?? (tableQuery.isError ? messageKeyOf(tableQuery.error) : null)} />
-      {done && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          {t(`pages.users.done.${done.key}`, { email: done.email })}
-        </Alert>
-      )}
       <TextField
         id="users-search"
         label={t('pages.users.search')}

@@ -6,18 +6,16 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useList, useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence, Plan } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
-import { formatPrice } from '../../billing/money.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+import { formatLongDate, formatPrice } from '../../format/index.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
@@ -28,21 +26,18 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const { language, localize } = useLocale();
   const title = t(titleKey);
   useDocumentTitle(title);
-  const [state, setState] = useState<{ plans: Plan[]; subscription: Subscription | null; licences: PerpetualLicence[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const planList = useList<Plan, DataError>({ resource: 'plans', pagination: { mode: 'off' } });
+  const licenceList = useList<PerpetualLicence, DataError>({ resource: 'licences', pagination: { mode: 'off' } });
+  const { result: subscription, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
 
-  useEffect(() => {
-    Promise.all([billingApi.plans(), billingApi.subscription(), billingApi.licences()])
-      .then(([plans, subscription, licences]) => setState({ plans, subscription, licences }))
-      .catch((failure: unknown) => setError(messageKeyOf(failure)));
-  }, []);
-
-  if (!state) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
-  const { plans, subscription, licences } = state;
+  if (planList.query.isLoading || licenceList.query.isLoading || query.isLoading) return <FullPageSpinner />;
+  if (!planList.query.isSuccess || !licenceList.query.isSuccess || !query.isSuccess) return null;
+  const plans = planList.result.data;
+  const licences = licenceList.result.data;
   const releases = [...new Set(licences.map((licence) => licence.release).filter((release): release is string => release !== null))];
   const live = subscription && subscription.status !== 'canceled' ? subscription : null;
   const freeCurrency = plans[0]?.unitPrice.currencyCode ?? subscription?.currencyCode ?? null;
-  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
 
   const markOf = (plan: Plan) => {
     if (!live || live.interval !== plan.interval) return null;
@@ -56,7 +51,6 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
       <Typography id="page-title" variant="h4" component="h1" gutterBottom>
         {title}
       </Typography>
-      <ErrorAlert messageKey={error} />
       {releases.length > 0 && (
         <Alert severity="info" sx={{ mb: 2, maxWidth: 1000 }} data-testid="licence-notice">
           {t('pages.choosePlan.licenceNotice', { releases: releases.join(', ') })}

@@ -1,29 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useCustom } from '@refinedev/core';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi } from '../../billing/api.js';
+import type { Subscription } from '../../../contract/subscription.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 
 /**
  * `paypal/return` and `paypal/cancel` (spec section 2): after PayPal, the subscription is approved (read
- * from the provider at once) and the user goes to the subscription page, where an error is shown too.
+ * from the provider at once) and the user goes to the subscription page, which tells a failure on arrival.
  */
 export default function PayPalReturnPage() {
   const { localize } = useLocale();
   const [params] = useSearchParams();
   const cancelled = useLocation().pathname.endsWith('/paypal/cancel');
   const subscriptionId = params.get('subscriptionId') ?? params.get('subscription_id');
-  const [done, setDone] = useState<{ messageKey: string | null } | null>(cancelled || !subscriptionId ? { messageKey: null } : null);
+  const approving = !cancelled && subscriptionId !== null;
+  const { query } = useCustom<Subscription, DataError>({
+    url: `/subscription/approve/${encodeURIComponent(subscriptionId ?? '')}`,
+    method: 'get',
+    errorNotification: false,
+    queryOptions: { enabled: approving, retry: false },
+  });
 
-  useEffect(() => {
-    if (done || !subscriptionId) return;
-    billingApi
-      .approve(subscriptionId)
-      .then(() => setDone({ messageKey: null }))
-      .catch((failure: unknown) => setDone({ messageKey: messageKeyOf(failure) }));
-  }, [done, subscriptionId]);
-
-  if (!done) return <FullPageSpinner />;
-  return <Navigate to={localize('/account/subscription')} replace state={done.messageKey ? { messageKey: done.messageKey } : null} />;
+  if (approving && query.isPending) return <FullPageSpinner />;
+  const messageKey = approving && query.error ? query.error.messageKey : null;
+  return <Navigate to={localize('/account/subscription')} replace state={messageKey ? { messageKey } : null} />;
 }

@@ -5,17 +5,38 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useCustom, useList } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Discount } from '../../../contract/billing.js';
-import { messageKeyOf } from '../../../providers/http.js';
-import { billingApi, type PerpetualProduct } from '../../billing/api.js';
-import { formatPrice } from '../../billing/money.js';
-import { ErrorAlert } from '../../components/ErrorAlert.js';
+import type { DataError } from '../../../providers/dataProvider.js';
+import type { PerpetualProduct } from '../../billing/types.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
+import { formatPrice } from '../../format/index.js';
+
+/**
+ * The upgrade discount's name on an offer (spec section 7: the discount a price carries for an owner of
+ * the previous release); the generic word until it is known, or when the server names none.
+ */
+function UpgradeChip({ priceId }: { priceId: string }) {
+  const { t } = useTranslation();
+  const { result } = useCustom<Discount, DataError>({
+    url: `/perpetual/get-discount-by-price-id?priceId=${encodeURIComponent(priceId)}&eligibleForDiscount=true`,
+    method: 'get',
+    errorNotification: false,
+  });
+  return (
+    <Chip
+      color="success"
+      size="small"
+      label={result.data?.description ?? t('pages.perpetualProducts.upgrade')}
+      sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
+      data-testid="upgrade-discount"
+    />
+  );
+}
 
 /**
  * `/perpetual` (spec section 2: the one-off purchase page): the perpetual licences on offer, each with
@@ -29,30 +50,10 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
   const { language, localize } = useLocale();
   const title = t(titleKey);
   useDocumentTitle(title);
-  const [products, setProducts] = useState<PerpetualProduct[] | null>(null);
-  const [upgrades, setUpgrades] = useState<ReadonlyMap<string, Discount>>(new Map());
-  const [error, setError] = useState<string | null>(null);
+  const { result, query } = useList<PerpetualProduct, DataError>({ resource: 'perpetual-products', pagination: { mode: 'off' } });
 
-  useEffect(() => {
-    billingApi
-      .perpetualProducts()
-      .then(setProducts)
-      .catch((failure: unknown) => setError(messageKeyOf(failure)));
-  }, []);
-
-  // The server prices the upgrade only for an eligible user; the discount's description names it.
-  useEffect(() => {
-    const upgradable = (products ?? []).flatMap((product) => product.prices.slice(0, 1).filter((price) => price.upgradePrice !== null));
-    if (upgradable.length === 0) return;
-    void Promise.all(
-      upgradable.map(async (price) => {
-        const discount = await billingApi.discountForPrice(price.id, true).catch(() => null);
-        return discount ? ([price.id, discount] as const) : null;
-      }),
-    ).then((found) => setUpgrades(new Map(found.filter((entry) => entry !== null))));
-  }, [products]);
-
-  if (!products) return error ? <ErrorAlert messageKey={error} /> : <FullPageSpinner />;
+  if (query.isLoading) return <FullPageSpinner />;
+  const products = result.data;
   // Spec section 3: a product's first price is the one sold.
   const offers = products.flatMap((product) => (product.prices[0] ? [{ product, price: product.prices[0] }] : []));
 
@@ -77,13 +78,7 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
                   {product.description && <Typography sx={{ mt: 1 }}>{product.description}</Typography>}
                   {upgrade ? (
                     <>
-                      <Chip
-                        color="success"
-                        size="small"
-                        label={upgrades.get(price.id)?.description ?? t('pages.perpetualProducts.upgrade')}
-                        sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
-                        data-testid="upgrade-discount"
-                      />
+                      <UpgradeChip priceId={price.id} />
                       <Typography variant="h4" component="p" sx={{ mt: 1 }} data-testid="upgrade-price">
                         {formatPrice(upgrade.amount, upgrade.currencyCode, language)}
                       </Typography>

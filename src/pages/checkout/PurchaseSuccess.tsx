@@ -4,47 +4,35 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useState } from 'react';
+import { useList, useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { Invoice, Subscription } from '../../../contract/subscription.js';
-import { billingApi } from '../../billing/api.js';
-import { useEventStream } from '../../billing/useEventStream.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { purchaseItemName } from '../../components/PurchaseItemName.js';
+import { formatLongDate } from '../../format/index.js';
 
 export const HELP_CENTRE_URL = 'https://help.shapelab.app';
 
 /**
  * `subscription/success` and `perpetual/success` (spec section 2): the download, the help centre and the
- * way back to the profile; meanwhile the page waits, through the event stream, for the provider's
- * webhook and then shows what was granted.
+ * way back to the profile; meanwhile the page waits for the provider's webhook (the live provider
+ * refreshes `invoices` and `subscription` when it lands) and then shows what was granted.
  */
 export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const perpetual = useLocation().pathname.endsWith('/perpetual/success');
-  const [subscription, setSubscription] = useState<Subscription | null>(null);
-  const [purchase, setPurchase] = useState<Invoice | null>(null);
+  const invoices = useList<Invoice, DataError>({ resource: 'invoices', pagination: { mode: 'off' }, queryOptions: { enabled: perpetual }, errorNotification: false });
+  const current = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me', queryOptions: { enabled: !perpetual }, errorNotification: false });
+  const latest = invoices.result.data[0];
+  const purchase = latest && latest.items.some((item) => item.priceId) && latest.total.amount > 0 ? latest : null;
+  const subscription = current.result && current.result.status !== 'canceled' ? current.result : null;
 
-  const check = useCallback(async () => {
-    if (perpetual) {
-      const [latest] = await billingApi.invoices();
-      if (latest && latest.items.some((item) => item.priceId) && latest.total.amount > 0) setPurchase(latest);
-    } else {
-      const found = await billingApi.subscription();
-      if (found && found.status !== 'canceled') setSubscription(found);
-    }
-  }, [perpetual]);
-
-  useEffect(() => {
-    void check().catch(() => undefined);
-  }, [check]);
-  useEventStream(() => void check().catch(() => undefined));
-
-  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso)) : '');
+  const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
   const granted = perpetual ? purchase !== null : subscription !== null;
 
   return (

@@ -8,43 +8,40 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useLogout } from '@refinedev/core';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useCustomMutation, useLogout } from '@refinedev/core';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { accountApi, messageKeyOf } from '../../../../providers/index.js';
-import { ErrorAlert } from '../../../components/ErrorAlert.js';
+import { z } from 'zod/mini';
+import type { DataError } from '../../../../providers/dataProvider.js';
 import { useLocale } from '../../../components/LocaleScope.js';
+import { errorKeyOf, useOnDemandRead } from '../../../data/useApiAction.js';
 
 /** `GET /users/me/export` saved as a file (issue 17; GDPR article 20: the user takes their data with them). */
 export function DownloadMyData() {
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
+  const read = useOnDemandRead();
   const [busy, setBusy] = useState(false);
 
   async function download() {
     setBusy(true);
-    setError(null);
-    try {
-      const data = await accountApi.exportData();
-      const file = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(file);
-      link.download = `shapelab-data-${new Date().toISOString().slice(0, 10)}.json`;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      URL.revokeObjectURL(link.href);
-    } catch (failure) {
-      setError(messageKeyOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const data = await read<Record<string, unknown>>('/users/me/export');
+    setBusy(false);
+    if (!data) return;
+    const file = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(file);
+    link.download = `shapelab-data-${new Date().toISOString().slice(0, 10)}.json`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    URL.revokeObjectURL(link.href);
   }
 
   return (
     <Box>
       <Typography sx={{ mb: 2 }}>{t('pages.profile.data.exportText')}</Typography>
-      <ErrorAlert messageKey={error} />
       <Button variant="outlined" disabled={busy} onClick={() => void download()}>
         {t('pages.profile.data.export')}
       </Button>
@@ -61,33 +58,40 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
   const { localize } = useLocale();
   const { mutateAsync: logout } = useLogout<{ redirectTo: string }>();
   const [open, setOpen] = useState(false);
-  const [typed, setTyped] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const word = t('pages.profile.data.confirmWord');
-  const ready = typed.trim().toUpperCase() === word.toUpperCase() && (!hasPassword || password.length > 0);
+  // The typed word and, for an account with one, the password: the button waits for both.
+  const schema = useMemo(
+    () =>
+      z.object({
+        typed: z.string().check(z.refine((value) => value.trim().toUpperCase() === word.toUpperCase())),
+        password: hasPassword ? z.string().check(z.minLength(1)) : z.string(),
+      }),
+    [hasPassword, word],
+  );
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { isValid, isSubmitting, errors },
+  } = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: { typed: '', password: '' } });
+  const { mutateAsync: deleteAccount } = useCustomMutation<Record<string, never>, DataError>();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!ready) return;
-    setBusy(true);
-    setError(null);
+  const submit = handleSubmit(async ({ password }) => {
     try {
-      await accountApi.deleteAccount(hasPassword ? password : null);
+      await deleteAccount({ url: '/users/me', method: 'delete', values: hasPassword ? { password } : {}, errorNotification: false });
       await logout({ redirectTo: localize('/login?deleted=1') });
     } catch (failure) {
-      setError(messageKeyOf(failure));
-      setBusy(false);
+      // The server's refusal (a wrong password, a sign-in too long ago) under the field it concerns.
+      setError(hasPassword ? 'password' : 'typed', { message: `errors.${errorKeyOf(failure)}` });
     }
-  }
+  });
 
   const close = () => {
     setOpen(false);
-    setTyped('');
-    setPassword('');
-    setError(null);
+    reset();
   };
+  const refusal = errors.password?.message ?? (errors.typed?.type === 'custom' ? undefined : errors.typed?.message);
 
   return (
     <Box>
@@ -98,36 +102,31 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
         {t('pages.profile.data.delete')}
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby="delete-account-title" fullWidth maxWidth="sm">
-        <Box component="form" noValidate onSubmit={(event: FormEvent) => void submit(event)}>
+        <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
           <DialogTitle id="delete-account-title">{t('pages.profile.data.deleteTitle')}</DialogTitle>
           <DialogContent>
             <DialogContentText sx={{ mb: 2 }}>{t('pages.profile.data.deleteText')}</DialogContentText>
-            <ErrorAlert messageKey={error} />
-            <TextField
-              fullWidth
-              margin="dense"
-              label={t('pages.profile.data.typeToConfirm', { word })}
-              value={typed}
-              onChange={(event) => setTyped(event.target.value)}
-              autoComplete="off"
-            />
+            <TextField fullWidth margin="dense" label={t('pages.profile.data.typeToConfirm', { word })} {...register('typed')} autoComplete="off" />
             {hasPassword ? (
               <TextField
                 fullWidth
                 margin="dense"
                 type="password"
                 label={t('pages.profile.data.password')}
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
+                {...register('password')}
                 autoComplete="current-password"
+                error={Boolean(refusal)}
+                helperText={refusal?.startsWith('errors.') ? t(refusal) : undefined}
               />
             ) : (
-              <DialogContentText>{t('pages.profile.data.recentSignIn')}</DialogContentText>
+              <DialogContentText color={refusal ? 'error' : undefined} role={refusal ? 'alert' : undefined}>
+                {refusal?.startsWith('errors.') ? t(refusal) : t('pages.profile.data.recentSignIn')}
+              </DialogContentText>
             )}
           </DialogContent>
           <DialogActions>
             <Button onClick={close}>{t('pages.profile.data.keep')}</Button>
-            <Button type="submit" color="error" variant="contained" disabled={!ready || busy}>
+            <Button type="submit" color="error" variant="contained" disabled={!isValid || isSubmitting}>
               {t('pages.profile.data.deleteForever')}
             </Button>
           </DialogActions>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useSubscription } from '@refinedev/core';
-import { analyticsEventSchema, type Channel } from '../../../../contract/analytics.js';
+import type { Channel } from '../../../../contract/analytics.js';
+import { isAnalyticsEvent } from '../../../../providers/liveProvider.js';
 import type { AnalyticsFilters } from './filters.js';
 import { liveCounts, liveReducer, liveScope, NO_LIVE, type LiveCounts } from './live.js';
 
@@ -26,9 +27,8 @@ export function useLiveCounters(filters: AnalyticsFilters | null, channel: Chann
 
   const onReport = useRef<(payload: unknown) => void>(() => undefined);
   onReport.current = (payload) => {
-    const parsed = analyticsEventSchema.safeParse(payload);
-    if (!scope || !parsed.success) return;
-    const event = parsed.data;
+    if (!scope || !isAnalyticsEvent(payload)) return;
+    const event = payload;
     dispatch({ type: 'event', event, scope });
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {

@@ -14,9 +14,10 @@ import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser, AuditEntry } from '../../../../contract/users.js';
-import { messageKeyOf } from '../../../../providers/index.js';
+import { errorKeyOf } from '../../../data/useApiAction.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { useLocale } from '../../../components/LocaleScope.js';
+import { formatDateTime } from '../../../format/index.js';
 
 function roleNames(t: TFunction, roles: unknown): string | null {
   if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return null;
@@ -45,11 +46,10 @@ function AuditTrail({ userId }: { userId: string }) {
     // Another user's trail must never stand in while this one loads.
     queryOptions: { placeholderData: undefined },
   });
-  if (query.isError) return <ErrorAlert messageKey={messageKeyOf(query.error)} />;
+  if (query.isError) return <ErrorAlert messageKey={errorKeyOf(query.error)} />;
   if (query.isPending) return <CircularProgress size={24} aria-label={t('common.loading')} />;
   const entries = result.data;
   if (entries.length === 0) return <Typography color="text.secondary">{t('pages.users.audit.empty')}</Typography>;
-  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <List dense aria-label={t('pages.users.audit.label')} data-testid="audit-trail">
       {entries.map((entry) => (
@@ -57,7 +57,7 @@ function AuditTrail({ userId }: { userId: string }) {
           <ListItemText
             primary={describe(t, entry)}
             secondary={t('pages.users.audit.byWhom', {
-              date: when.format(new Date(entry.createdAt)),
+              date: formatDateTime(entry.createdAt, language),
               actor: entry.actorEmail ?? t('pages.users.audit.unknownActor'),
             })}
           />

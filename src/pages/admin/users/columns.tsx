@@ -6,6 +6,7 @@ import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import type { TFunction } from 'i18next';
 import type { ReactElement } from 'react';
 import type { AdminUser, UserSortField } from '../../../../contract/users.js';
+import { formatDate, formatDateTime } from '../../../format/index.js';
 
 /** What the manage column asks the page to do with a row. */
 export type UserAction = 'promote' | 'demote' | 'delete' | 'history';
@@ -24,8 +25,8 @@ export interface UserColumnsOptions {
  * is a sort field of the API (USER_SORT_FIELDS), so the grid sorts on the server by column name.
  */
 export function userColumns({ t, language, selfId, onAction }: UserColumnsOptions): GridColDef<AdminUser>[] {
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
-  const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = (value: string) => formatDate(value, language);
+  const dateTime = (value: string) => formatDateTime(value, language);
   const never = t('pages.users.never');
   const header = (field: UserSortField) => t(`pages.users.columns.${field}`);
   const text = (field: 'firstName' | 'lastName' | 'email', minWidth: number, flex: number): GridColDef<AdminUser> => ({
@@ -40,11 +41,11 @@ export function userColumns({ t, language, selfId, onAction }: UserColumnsOption
     type: 'boolean',
     minWidth,
   });
-  const when = (field: 'createdAt' | 'downloadedAt' | 'lastLaunchedAt', format: Intl.DateTimeFormat): GridColDef<AdminUser> => ({
+  const when = (field: 'createdAt' | 'downloadedAt' | 'lastLaunchedAt', format: (value: string) => string): GridColDef<AdminUser> => ({
     field,
     headerName: header(field),
     minWidth: format === dateTime ? 180 : 150,
-    valueFormatter: (value: string | null) => (value ? format.format(new Date(value)) : never),
+    valueFormatter: (value: string | null) => (value ? format(value) : never),
   });
 
   return [

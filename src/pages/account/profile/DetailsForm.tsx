@@ -1,0 +1,150 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { useForm } from '@refinedev/react-hook-form';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProfileUpdate } from '../../../../contract/account.js';
+import { profileFormSchema, type ProfileFormValues } from '../../../../contract/forms.js';
+import type { Me } from '../../../../contract/users.js';
+import type { DataError } from '../../../../providers/dataProvider.js';
+import { useCountryOptions } from '../../../components/countries.js';
+import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+
+/** Server answers that belong to one field are shown under it. */
+const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
+const resolver = zodResolver(profileFormSchema);
+
+/**
+ * Personal details: Refine's form over the resource `users`, id `me` (`GET/PATCH /users/me`), validated
+ * by the contract's profile schema; saved is a notification, a refusal is shown under its field.
+ */
+export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
+  const { t, i18n } = useTranslation();
+  const [allCountries, setAllCountries] = useState(false);
+  const {
+    refineCore: { query, onFinish, formLoading },
+    register,
+    handleSubmit,
+    setError,
+    watch,
+    formState: { errors },
+  } = useForm<Me, DataError, ProfileFormValues>({
+    resolver,
+    refineCoreProps: {
+      resource: 'users',
+      id: 'me',
+      action: 'edit',
+      redirect: false,
+      // The signed-in frame has just read the current user: the form starts from it, without waiting and
+      // without reading it again (issue 18: /users/me once per navigation at most).
+      queryOptions: {
+        ...(initial ? { initialData: { data: initial }, staleTime: Infinity } : {}),
+        // The form edits text: a phone or country not given is an empty field, not null.
+        select: (response) => ({ ...response, data: { ...response.data, phone: response.data.phone ?? '', country: response.data.country ?? '' } }),
+      },
+      successNotification: () => ({ type: 'success', message: t('pages.profile.saved') }),
+      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+      onMutationSuccess: ({ data }) => onSaved(data),
+      onMutationError: (error) => {
+        const field = FIELD_OF_ERROR[error.messageKey];
+        if (field) setError(field, { message: `errors.${error.messageKey}` });
+      },
+    },
+    defaultValues: { firstName: '', lastName: '', phone: '', country: '', language: 'en' },
+    disableServerSideValidation: true,
+  });
+  const user = query?.data?.data;
+  const country = watch('country');
+  const countries = useCountryOptions(i18n.language, allCountries, country);
+  if (!user) return <FullPageSpinner />;
+  const message = (field: keyof ProfileFormValues) => {
+    const key = errors[field]?.message;
+    return key ? t(key) : undefined;
+  };
+
+  const save = handleSubmit(async (values) => {
+    const changes: ProfileUpdate = {
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      phone: values.phone.trim() || null,
+      country: values.country || null,
+      language: values.language,
+    };
+    await onFinish(changes as unknown as ProfileFormValues).catch(() => undefined);
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
+      <TextField
+        id="profile-email"
+        label={t('pages.profile.email')}
+        value={user.email}
+        slotProps={{ input: { readOnly: true } }}
+        helperText={t('pages.profile.emailHelp')}
+      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+        <TextField
+          id="profile-first-name"
+          label={t('pages.profile.firstName')}
+          required
+          autoComplete="given-name"
+          {...register('firstName')}
+          error={Boolean(errors.firstName)}
+          helperText={message('firstName')}
+        />
+        <TextField
+          id="profile-last-name"
+          label={t('pages.profile.lastName')}
+          required
+          autoComplete="family-name"
+          {...register('lastName')}
+          error={Boolean(errors.lastName)}
+          helperText={message('lastName')}
+        />
+      </Box>
+      <TextField
+        id="profile-phone"
+        label={t('pages.profile.phone')}
+        type="tel"
+        autoComplete="tel"
+        {...register('phone')}
+        error={Boolean(errors.phone)}
+        helperText={message('phone') ?? t('validation.phoneInvalid')}
+      />
+      <TextField
+        id="profile-country"
+        label={t('pages.profile.country')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        autoComplete="country"
+        {...register('country')}
+        // Controlled: the chosen option may appear only in the render after the value is set.
+        value={country}
+        onFocus={() => setAllCountries(true)}
+        onMouseDown={() => setAllCountries(true)}
+        error={Boolean(errors.country)}
+        helperText={message('country')}
+      >
+        <option value="">{t('pages.profile.noCountry')}</option>
+        {countries}
+      </TextField>
+      <TextField
+        id="profile-language"
+        label={t('pages.profile.language')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        {...register('language')}
+      >
+        <option value="en">{t('languages.en')}</option>
+        <option value="de">{t('languages.de')}</option>
+      </TextField>
+      <Box>
+        <Button type="submit" variant="contained" disabled={formLoading}>
+          {t('pages.profile.save')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,104 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useCustomMutation, useNotification } from '@refinedev/core';
+import { useMemo } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { passwordFormSchema, type PasswordFormValues } from '../../../../contract/forms.js';
+import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
+import { useChangePassword } from '../../../data/useCurrentUser.js';
+
+/**
+ * Change (or set) the password, validated by the contract's password rules: the current one is checked
+ * as soon as it is entered, and again by the change itself; the server's refusal goes under its field.
+ */
+export function PasswordForm({ email, hasPassword, onSet }: { email: string; hasPassword: boolean; onSet: () => void }) {
+  const { t } = useTranslation();
+  const { open: notify } = useNotification();
+  const changePassword = useChangePassword();
+  const { mutateAsync: checkOld } = useCustomMutation<{ result: boolean }, DataError>();
+  const resolver = useMemo(() => zodResolver(passwordFormSchema(hasPassword)), [hasPassword]);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordFormValues>({ resolver, defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const message = (field: keyof PasswordFormValues) => {
+    const key = errors[field]?.message;
+    return key ? t(key) : undefined;
+  };
+
+  const checkCurrent = async () => {
+    const oldPassword = getValues('currentPassword');
+    if (!oldPassword) return;
+    const answer = await checkOld({ url: '/users/checkOldPassword', method: 'post', values: { oldPassword }, errorNotification: false }).catch(() => null);
+    if (answer && !answer.data.result) setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
+  };
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await changePassword(hasPassword ? { password: values.newPassword, oldPassword: values.currentPassword } : { password: values.newPassword });
+      reset();
+      notify?.({ type: 'success', message: t(hasPassword ? 'pages.profile.passwordChanged' : 'pages.profile.passwordSet') });
+      if (!hasPassword) onSet();
+    } catch (error) {
+      const key = errorKeyOf(error);
+      if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
+      else if (key === 'PASSWORD_TOO_WEAK') setError('newPassword', { message: 'errors.PASSWORD_TOO_WEAK' });
+      else notify?.({ type: 'error', message: errorText(error) || t(`errors.${key}`, { defaultValue: t('errors.DEFAULT') }) });
+    }
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.password')}>
+      {/* For password managers: which account this password belongs to. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      {hasPassword ? (
+        <TextField
+          id="current-password"
+          type="password"
+          label={t('pages.profile.currentPassword')}
+          autoComplete="current-password"
+          required
+          {...register('currentPassword', { onBlur: () => void checkCurrent() })}
+          error={Boolean(errors.currentPassword)}
+          helperText={message('currentPassword')}
+        />
+      ) : (
+        <Typography>{t('pages.profile.noPassword')}</Typography>
+      )}
+      <TextField
+        id="new-password"
+        type="password"
+        label={t('pages.profile.newPassword')}
+        autoComplete="new-password"
+        required
+        {...register('newPassword')}
+        error={Boolean(errors.newPassword)}
+        helperText={message('newPassword') ?? t('validation.passwordRule')}
+      />
+      <TextField
+        id="confirm-password"
+        type="password"
+        label={t('pages.profile.confirmPassword')}
+        autoComplete="new-password"
+        required
+        {...register('confirmPassword')}
+        error={Boolean(errors.confirmPassword)}
+        helperText={message('confirmPassword')}
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          {t(hasPassword ? 'pages.profile.changePassword' : 'pages.profile.setPassword')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
