@@ -1,0 +1,52 @@
+import { useDataProvider, useNotification } from '@refinedev/core';
+import { useCallback } from 'react';
+import type { DataError } from '../../providers/dataProvider.js';
+
+/** The translated text of a failed call (the data provider puts it in `message`). */
+export function errorText(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : '';
+}
+
+/** The messageKey of a failed call through the data provider (DEFAULT when it has none). */
+export function errorKeyOf(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'messageKey' in error && typeof (error as DataError).messageKey === 'string'
+    ? (error as DataError).messageKey
+    : 'DEFAULT';
+}
+
+/**
+ * A read the user asks for by clicking (a short-lived invoice link, a data export): Refine's data
+ * provider's `custom` GET, its failure shown by Refine's notification provider. Resolves with the data,
+ * or undefined after a failure was shown.
+ */
+export function useOnDemandRead() {
+  const dataProvider = useDataProvider();
+  const { open } = useNotification();
+  return useCallback(
+    async <T,>(url: string): Promise<T | undefined> => {
+      try {
+        const { custom } = dataProvider();
+        if (!custom) throw new Error('The data provider has no custom calls');
+        const { data } = await custom<T & object>({ url, method: 'get' });
+        return data;
+      } catch (error) {
+        open?.({ type: 'error', message: errorText(error) });
+        return undefined;
+      }
+    },
+    [dataProvider, open],
+  );
+}
+
+/** Opens an invoice or receipt PDF: the provider's link is short-lived, so it is asked for on the click. */
+export function useOpenInvoice() {
+  const read = useOnDemandRead();
+  return useCallback(
+    async (invoiceUrl: string) => {
+      const link = await read<{ url: string }>(invoiceUrl.replace(/^\/api(?=\/)/, ''));
+      // The provider's link answers the PDF as an attachment: the browser downloads it and stays here.
+      if (link) window.location.assign(link.url);
+    },
+    [read],
+  );
+}
