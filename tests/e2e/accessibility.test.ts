@@ -43,8 +43,15 @@ async function visit(page: Page, route: RouteEntry, prefix: string) {
   const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
   await page.goto(url(address));
   await shown(page.locator('h1'));
-  // Audited once drawn: its heading shown and nothing still loading (no progress indicator left).
+  // Audited once drawn as the reader sees it: nothing still loading (no progress indicator) and no fade or
+  // colour transition under way (axe would measure the colours half-way). Endless animations (a spinner
+  // waiting for a webhook) do not count.
   await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading` }).toBe(0);
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).length), {
+      message: `${address} never stopped moving`,
+    })
+    .toBe(0);
 }
 
 function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {

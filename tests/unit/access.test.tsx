@@ -32,6 +32,8 @@ function renderAt(path: string, can: AccessControlProvider['can'], children: Rea
 }
 
 afterEach(cleanup);
+/** The provider answers asynchronously; a loaded machine (CI) may take more than waitFor's default second. */
+const WAIT = { timeout: 10_000 };
 
 const allowAll: AccessControlProvider['can'] = () => Promise.resolve({ can: true });
 const noUsers: AccessControlProvider['can'] = ({ resource }) => Promise.resolve({ can: resource !== 'users' });
@@ -42,12 +44,12 @@ describe('the access control provider decides what a user sees (issue 18)', () =
     const users = ADMIN_MENU.find((entry) => entry.resource === 'users');
     if (!users) throw new Error('the admin menu has no users entry');
     const { unmount } = renderAt('/admin/analytics', allowAll, <SideMenu collapsed={false} />);
-    await waitFor(() => expect(screen.getByRole('link', { name: users.labelKey })).toBeDefined());
+    await waitFor(() => expect(screen.getByRole('link', { name: users.labelKey })).toBeDefined(), WAIT);
     unmount();
 
     // The same user, the same page: the provider now refuses `users`, so the entry and the admin area go.
     renderAt('/admin/analytics', noUsers, <SideMenu collapsed={false} />);
-    await waitFor(() => expect(screen.getAllByRole('link')).toHaveLength(USER_MENU.length));
+    await waitFor(() => expect(screen.getAllByRole('link')).toHaveLength(USER_MENU.length), WAIT);
     expect(screen.queryByRole('link', { name: users.labelKey })).toBeNull();
   });
 
@@ -55,16 +57,16 @@ describe('the access control provider decides what a user sees (issue 18)', () =
     const history = USER_MENU.find((entry) => entry.resource === 'invoices');
     if (!history) throw new Error('the account menu has no purchase history entry');
     renderAt('/account/profile', noInvoices, <SideMenu collapsed={false} />);
-    await waitFor(() => expect(screen.getAllByRole('link')).toHaveLength(USER_MENU.length - 1));
+    await waitFor(() => expect(screen.getAllByRole('link')).toHaveLength(USER_MENU.length - 1), WAIT);
     expect(screen.queryByRole('link', { name: history.labelKey })).toBeNull();
   });
 
   it('the route guard shows a screen it allows and sends the user to the root when it refuses', async () => {
     const { unmount } = renderAt('/admin/users', allowAll, <AccessGate resource="users"><p>users screen</p></AccessGate>);
-    await waitFor(() => expect(screen.getByText('users screen')).toBeDefined());
+    await waitFor(() => expect(screen.getByText('users screen')).toBeDefined(), WAIT);
     unmount();
     renderAt('/admin/users', noUsers, <AccessGate resource="users"><p>users screen</p></AccessGate>);
-    await waitFor(() => expect(screen.getByText('root page')).toBeDefined());
+    await waitFor(() => expect(screen.getByText('root page')).toBeDefined(), WAIT);
     expect(screen.queryByText('users screen')).toBeNull();
   });
 
