@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
@@ -12,13 +12,33 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 }
 
+function closeWhenTestFinishes(context: BrowserContext): void {
+  try {
+    onTestFinished(() => context.close());
+  } catch {
+    // Not inside a test (a beforeAll): the file's afterAll closes the browser and its contexts.
+  }
+}
+
+/** A browser context with options of its own (a locale, a user agent, downloads), closed like newPage's. */
+export async function newContext(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  closeWhenTestFinishes(context);
+  return context;
+}
+
 export function url(path: string): string {
   return `${inject('baseUrl')}${path}`;
 }
 
-/** A new browser context (its own storage) and page that fail the test on any uncaught page error. */
+/**
+ * A new browser context (its own storage) and page that fail the test on any uncaught page error. A
+ * context made inside a test is closed when the test finishes, passed or failed (issue 18: a failing
+ * test leaks nothing); one made in a hook is closed with the browser.
+ */
 export async function newPage(browser: Browser, context?: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const ctx = context ?? (await browser.newContext({ locale: 'en-US' }));
+  if (!context) closeWhenTestFinishes(ctx);
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
 
 /**
@@ -8,12 +8,8 @@ import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from '
  * contract's schema before sending, and its outcome is a notification.
  */
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   browser = await launchBrowser();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 afterAll(async () => {
   await browser?.close();
@@ -22,7 +18,6 @@ afterAll(async () => {
 async function signedIn(language: 'en' | 'de'): Promise<{ page: Page; errors: string[] }> {
   const user = await createVerifiedUser(language);
   const opened = await newPage(browser);
-  contexts.push(opened.context);
   await signIn(opened.page, `/${language}/login`, user.email, user.password, language === 'en' ? /^sign in$/i : /^anmelden$/i);
   await opened.page.waitForURL((address) => !address.pathname.endsWith('/login'));
   return opened;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
 
 /**
  * Issue 17 in the browser, en and de: the security page lists the sessions of two browsers and signs the
@@ -52,8 +52,8 @@ for (const language of ['en', 'de'] as const) {
   describe(`security and your data [${language}]`, () => {
     it('lists the sessions of two browsers and signs the other one out: its next navigation lands on the sign-in page', async () => {
       const user = await createVerifiedUser(language);
-      const laptop = await newPage(browser, await browser.newContext({ locale: language }));
-      const phone = await newPage(browser, await browser.newContext({ locale: language, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' }));
+      const laptop = await newPage(browser, await newContext(browser, { locale: language }));
+      const phone = await newPage(browser, await newContext(browser, { locale: language, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' }));
       try {
         for (const { page } of [phone, laptop]) {
           await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
@@ -83,7 +83,7 @@ for (const language of ['en', 'de'] as const) {
 
     it('downloads the user’s data as a JSON file', async () => {
       const user = await createVerifiedUser(language);
-      const { context, page, errors } = await newPage(browser, await browser.newContext({ locale: language, acceptDownloads: true }));
+      const { context, page, errors } = await newPage(browser, await newContext(browser, { locale: language, acceptDownloads: true }));
       try {
         await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
         await page.waitForURL(/\/account\/|\/choose-plan|\/(en|de)$/, { timeout: 15_000 });
@@ -101,7 +101,7 @@ for (const language of ['en', 'de'] as const) {
 
     it('deletes the account after the typed confirmation, ends on the sign-in page, and the email can register again', async () => {
       const user = await createVerifiedUser(language);
-      const { context, page, errors } = await newPage(browser, await browser.newContext({ locale: language }));
+      const { context, page, errors } = await newPage(browser, await newContext(browser, { locale: language }));
       try {
         await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
         await page.waitForURL(/\/account\/|\/choose-plan|\/(en|de)$/, { timeout: 15_000 });
