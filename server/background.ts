@@ -10,8 +10,14 @@ export class BackgroundTasks {
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
+  /**
+   * The task starts on the next turn of the event loop (`setImmediate`), after the answer has been written:
+   * started at once, its synchronous part (the SQLite write, rendering the mail) ran before the answer and
+   * showed in its timing.
+   */
   run(name: string, task: () => Promise<void>): void {
-    const running: Promise<void> = task()
+    const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
       .catch((error: unknown) => this.log.error({ err: error, task: name }, 'background task failed'))
       .finally(() => this.pending.delete(running));
     this.pending.add(running);
