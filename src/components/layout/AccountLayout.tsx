@@ -11,6 +11,14 @@ import { useNotifications } from './notifications.js';
 import { Sider } from './Sider.js';
 import { SkipLink } from './SkipLink.js';
 
+// The portal's CSP has no 'unsafe-eval': zod's compiled parsers would probe `new Function` on the first parse,
+// which the browser reports as a violation (Lighthouse best practices: "issues logged"). Every parse in the
+// browser happens in the signed-in frame (a few small forms), where the interpreted parser is plenty. zod keeps
+// its settings on this global so that every copy shares them (zod/v4/core/core.js); importing its `config`
+// would add 4 KB to the frame.
+const zodSettings = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+Object.assign((zodSettings.__zod_globalConfig ??= {}), { jitless: true });
+
 /**
  * The signed-in frame (users and admins): <Refine> with the app's providers around Refine's ThemedLayout
  * with our menus and header, and Refine's MUI notifications (one place that shows what an action did, in
