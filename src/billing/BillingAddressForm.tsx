@@ -91,6 +91,8 @@ export function BillingAddressForm({
       },
     },
   });
+  // Until the saved values arrive the fields take no typing: the values, once loaded, would replace it.
+  const loaded = query?.data !== undefined;
   const countries = useCountryOptions(i18n.language, allCountries, watch('country'));
   const problem = (field: Field) => {
     const message = errors[field]?.message;
@@ -117,6 +119,7 @@ export function BillingAddressForm({
             slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
             autoComplete="country"
             {...register('country')}
+            disabled={!loaded}
             onFocus={() => setAllCountries(true)}
             onMouseDown={() => setAllCountries(true)}
             error={Boolean(errors.country)}
@@ -134,6 +137,7 @@ export function BillingAddressForm({
             required={business || field === 'postalCode' || field === 'email'}
             autoComplete={AUTOCOMPLETE[field] ?? 'off'}
             {...register(field)}
+            disabled={!loaded}
             error={Boolean(errors[field])}
             // The billing email says where invoices go, so nobody mistakes it for the sign-in email.
             helperText={problem(field) ?? (field === 'email' ? t('billing.emailHint') : undefined)}
