@@ -18,6 +18,7 @@ import { EventBus } from './modules/events/bus.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { StreamRegistry } from './modules/events/streams.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
+import { Readiness } from './modules/health/readiness.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
@@ -39,6 +40,7 @@ import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerGuessLimits } from './plugins/guess-limits.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -132,6 +134,14 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const bus = new EventBus();
   const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
   sessions.announceEndsTo((userId, sessionIds) => bus.announce({ kind: 'sessions-ended', userId, sessionIds }));
+  const readiness = new Readiness(db);
+  // Closing: the load balancer hears "not ready" at once, before streams end and the port closes.
+  app.addHook('preClose', async () => readiness.markClosing());
+  await registerMetrics(
+    app,
+    { ...config.metrics, host: config.host },
+    { openStreams: () => streams.size, backgroundTasks: () => background.size, pool: () => db.pool() },
+  );
   const registration = {
     db: db.kysely,
     users,
@@ -148,7 +158,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   await app.register(
     async (api) => {
       registerApiNotFound(api);
-      await api.register(healthRoutes, { db });
+      await api.register(healthRoutes, { db, readiness });
       await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions }, guards });
       await api.register(sessionRoutes, { sessions, guards });
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });

@@ -23,6 +23,11 @@ export class BackgroundTasks {
     this.pending.add(running);
   }
 
+  /** Tasks under way (the metrics' `portal_background_tasks`). */
+  get size(): number {
+    return this.pending.size;
+  }
+
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }

@@ -36,6 +36,11 @@ export interface Config {
   trustProxy?: boolean | number | string[];
   /** Open event streams this process holds at most (each session holds at most 5). */
   maxEventStreams?: number;
+  /**
+   * Prometheus metrics (server/plugins/metrics.ts): `METRICS_TOKEN` serves `/metrics` to a bearer of the
+   * token, `METRICS_PORT` on a port of its own; with neither, there are no metrics.
+   */
+  metrics?: { token?: string; port?: number };
 }
 
 export interface GoogleSettings {
@@ -137,6 +142,13 @@ const envSchema = z.object({
     .regex(/^(off|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, 'must be off, a number of proxy hops, or proxy addresses/CIDR ranges separated by commas')
     .default('off'),
   EVENT_STREAMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(10_000),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (use 32+ random bytes)').optional(),
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 65535')
+    .max(65535, 'must be between 1 and 65535')
+    .optional(),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
@@ -216,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitPerAddress: values.RATE_LIMIT_PER_ADDRESS,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     maxEventStreams: values.EVENT_STREAMS_MAX,
+    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
     billing: {
       sandbox: paddleSandbox,
       // With the stand-in these are filled in once it listens (server/main.ts).

@@ -18,6 +18,8 @@ export interface Db {
    * Kysely's per-query work and the writer connection's queue.
    */
   read<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]>;
+  /** The connection pool's figures for the metrics (PostgreSQL); null for SQLite's one connection. */
+  pool(): { total: number; idle: number; waiting: number } | null;
   destroy(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export function openDatabase(config: DatabaseConfig): Db {
         }
         return reader.prepare(query.sql).all(...parameters) as R[];
       },
+      pool: () => null,
       async destroy() {
         reader?.close();
         await kysely.destroy();
@@ -111,13 +114,23 @@ export function openDatabase(config: DatabaseConfig): Db {
     async read<R>(query: CompiledQuery<R>, parameters: readonly unknown[]) {
       return (await kysely.executeQuery<R>({ ...query, parameters })).rows;
     },
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     destroy: () => kysely.destroy(),
   };
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+function migratorOf(db: Db): Migrator {
   const provider: MigrationProvider = { getMigrations: async () => migrations(db.dialect) };
-  const migrator = new Migrator({ db: db.kysely, provider });
+  return new Migrator({ db: db.kysely, provider });
+}
+
+/** The names of the migrations this code has and the database has not run (readiness). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  return (await migratorOf(db).getMigrations()).filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = migratorOf(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

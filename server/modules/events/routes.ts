@@ -8,6 +8,14 @@ import type { StreamRegistry } from './streams.js';
 const RETRY_MS = 3000;
 
 /**
+ * The last words of a stream when this instance shuts down: reconnect after one to four seconds (spread, so
+ * the streams of a draining instance do not all land on the others at once).
+ */
+function shutdownFarewell(): string {
+  return `retry: ${1000 + Math.floor(Math.random() * 3000)}\n: shutting down\n\n`;
+}
+
+/**
  * `GET /api/events`: a server-sent-event stream of the signed-in user's changes (subscription, licence,
  * transaction, seat), with a comment line every heartbeat so proxies keep it open and the client can
  * tell a dead connection from a quiet one.
@@ -16,10 +24,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: Stream
   app,
   { bus, streams, guards, heartbeatMs },
 ) => {
-  const open = new Set<() => void>();
-  // Open streams would hold the server open: they end before it closes.
+  const open = new Set<(farewell?: string) => void>();
+  // Open streams would hold the server open: they end before it closes, telling the browser when to come back.
   app.addHook('preClose', async () => {
-    for (const end of open) end();
+    for (const end of open) end(shutdownFarewell());
   });
 
   app.get('/events', { onRequest: guards.user }, async (request, reply) => {
@@ -38,9 +46,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: Stream
         adminSubscription = null;
       }
     };
-    const end = () => {
+    const end = (farewell?: string) => {
       if (ended) return;
       ended = true;
+      if (farewell && !reply.raw.writableEnded) reply.raw.write(farewell);
       clearInterval(timer.heartbeat);
       unsubscribers.forEach((stop) => stop());
       setAdmin(false);

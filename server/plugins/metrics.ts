@@ -1,0 +1,132 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { AppError } from '../errors.js';
+
+/** Figures read from the running app when Prometheus scrapes. */
+export interface MetricSources {
+  /** Event streams this process holds open. */
+  openStreams(): number;
+  /** Work under way after its answer (mail, refunds). */
+  backgroundTasks(): number;
+  /** The database pool (PostgreSQL); null for SQLite's single connection. */
+  pool(): { total: number; idle: number; waiting: number } | null;
+}
+
+export interface MetricsConfig {
+  /** `METRICS_TOKEN`: `/metrics` on the app's own port answers a bearer of this token. */
+  token?: string;
+  /** `METRICS_PORT`: `/metrics` on a port of its own (for a network only the scraper reaches), no token. */
+  port?: number;
+  host: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares in constant time (both sides hashed to one length first). */
+function isToken(header: string | undefined, token: string): boolean {
+  const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  return timingSafeEqual(sha256(presented), sha256(token));
+}
+
+function buildRegistry(sources: MetricSources): { registry: Registry; requestSeconds: Histogram<'method' | 'route' | 'status_code'> } {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requestSeconds = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to answer, by route pattern, method and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'portal_event_streams_open',
+    help: 'Server-sent event streams this instance holds open',
+    registers: [registry],
+    collect() {
+      this.set(sources.openStreams());
+    },
+  });
+  new Gauge({
+    name: 'portal_background_tasks',
+    help: 'Work under way after its answer (mail, refunds) in this instance',
+    registers: [registry],
+    collect() {
+      this.set(sources.backgroundTasks());
+    },
+  });
+  new Gauge({
+    name: 'portal_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, and requests waiting for one)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const pool = sources.pool();
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+  return { registry, requestSeconds };
+}
+
+/**
+ * Prometheus metrics (prom-client): request durations by route pattern and status, the database pool, open
+ * event streams, background work, and Node's own figures (event loop lag, heap, CPU, handles). Exposed only
+ * when asked for: with `METRICS_TOKEN` at `/metrics` for a bearer of the token, with `METRICS_PORT` on a
+ * port of its own; with neither, nothing is collected.
+ */
+export async function registerMetrics(app: FastifyInstance, config: MetricsConfig, sources: MetricSources): Promise<void> {
+  if (config.token === undefined && config.port === undefined) return;
+  const { registry, requestSeconds } = buildRegistry(sources);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route's pattern (`/api/users/:id`), never the raw path: one series per route, not per user.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requestSeconds.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  const { token } = config;
+  if (token !== undefined) {
+    app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
+      if (!isToken(request.headers.authorization, token)) throw new AppError('UNAUTHORIZED', 401);
+      return reply.type(registry.contentType).send(await registry.metrics());
+    });
+  }
+
+  if (config.port !== undefined) {
+    const server: Server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404).end();
+        return;
+      }
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'metrics failed');
+          response.writeHead(500).end();
+        },
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    app.log.info({ port: (server.address() as AddressInfo).port }, 'metrics listening');
+    app.decorate('metricsPort', (server.address() as AddressInfo).port);
+    app.addHook('onClose', async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The port `/metrics` listens on with `METRICS_PORT` (0 picks a free one: tests read it here). */
+    metricsPort?: number;
+  }
+}
