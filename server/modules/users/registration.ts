@@ -158,8 +158,11 @@ export async function verifyLink(deps: RegistrationDeps, token: string): Promise
  */
 export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean): Promise<{ sent: true }> {
   await deps.throttle.hit(`resend:${email}`, RESEND);
-  const user = await deps.users.findByEmail(email);
-  if (user) deps.background.run('verification resend mail', () => resendTo(deps, user, withCode));
+  // Looked up after the answer, so a registered address takes no longer than an unknown one.
+  deps.background.run('verification resend mail', async () => {
+    const user = await deps.users.findByEmail(email);
+    if (user) await resendTo(deps, user, withCode);
+  });
   return { sent: true };
 }
 
