@@ -42,7 +42,8 @@ function concrete(path: string): string {
 async function visit(page: Page, route: RouteEntry, prefix: string) {
   const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
   await page.goto(url(address));
-  await shown(page.locator('h1'));
+  // Named in the failure: one test walks every route of its kind.
+  await expect.poll(() => page.locator('h1').first().isVisible(), { message: `${address} showed no heading`, timeout: 10_000 }).toBe(true);
   // Audited once drawn as the reader sees it: nothing still loading (no progress indicator) and no fade or
   // colour transition under way (axe would measure the colours half-way). Endless animations (a spinner
   // waiting for a webhook) do not count.
