@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useForm } from '@refinedev/react-hook-form';
@@ -91,7 +92,7 @@ export function BillingAddressForm({
       },
     },
   });
-  // Until the saved values arrive the fields take no typing: the values, once loaded, would replace it.
+  // Until the saved values arrive there are no fields to type in: the values, once loaded, would replace it.
   const loaded = query?.data !== undefined;
   const countries = useCountryOptions(i18n.language, allCountries, watch('country'));
   const problem = (field: Field) => {
@@ -106,6 +107,13 @@ export function BillingAddressForm({
     ),
   );
 
+  if (!loaded) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', minHeight: 240 }} role="status" aria-live="polite">
+        <CircularProgress aria-label={t('common.loading')} />
+      </Box>
+    );
+  }
   return (
     <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('billing.formLabel')}>
       {shown.map((field) =>
@@ -119,7 +127,6 @@ export function BillingAddressForm({
             slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
             autoComplete="country"
             {...register('country')}
-            disabled={!loaded}
             onFocus={() => setAllCountries(true)}
             onMouseDown={() => setAllCountries(true)}
             error={Boolean(errors.country)}
@@ -137,7 +144,6 @@ export function BillingAddressForm({
             required={business || field === 'postalCode' || field === 'email'}
             autoComplete={AUTOCOMPLETE[field] ?? 'off'}
             {...register(field)}
-            disabled={!loaded}
             error={Boolean(errors[field])}
             // The billing email says where invoices go, so nobody mistakes it for the sign-in email.
             helperText={problem(field) ?? (field === 'email' ? t('billing.emailHint') : undefined)}
