@@ -21,9 +21,6 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
-    // Every browser that runs es2022 bundles but Safari before 17 knows <link rel="modulepreload">; the polyfill
-    // for the rest was 0.4 KB on every page, and without it those browsers only miss the early fetch.
-    modulePreload: { polyfill: false },
     // Budgets are enforced per route by tests/unit/bundle-budget.test.ts, not by this generic warning.
     chunkSizeWarningLimit: 1024,
     rolldownOptions: {

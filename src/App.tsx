@@ -10,13 +10,14 @@ import { PublicLayout } from './components/layout/PublicLayout.js';
 import { pageOf } from './pages/index.js';
 import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
 import { LOCALES, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
-import { loadAccessGate, loadAccountLayout } from './routing/frames.js';
 import { RouteGuard } from './routing/RouteGuard.js';
 import { ROUTES, type RouteEntry } from './routing/routes.js';
 import { theme } from './theme.js';
 
-const AccountLayout = lazy(loadAccountLayout);
-const AccessGate = lazy(loadAccessGate);
+/** The signed-in frame mounts <Refine> (src/refine.ts) and its MUI layout; public pages never load either. */
+const AccountLayout = lazy(() => import('./components/layout/AccountLayout.js'));
+/** Asks Refine's access control provider whether the user may see a signed-in screen (src/routing/AccessGate.tsx). */
+const AccessGate = lazy(() => import('./routing/AccessGate.js'));
 
 function screen(entry: RouteEntry) {
   const Page = pageOf(entry.page);

@@ -5,7 +5,6 @@ import { App } from './App.js';
 import { loadLanguage } from './i18n.js';
 import { DEFAULT_LOCALE, readStoredLocale, splitLocale } from './routing/locale.js';
 import { takeSessionFromQuery } from './routing/guard.js';
-import { warmUp } from './routing/warmUp.js';
 
 /**
  * Tokens handed over in the address (`access-token`, `offline-token`, spec section 2) become the session
@@ -20,10 +19,8 @@ function adoptSessionFromAddress(): void {
 }
 
 adoptSessionFromAddress();
-const language = splitLocale(window.location.pathname).locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE;
-warmUp(window.location.pathname, language);
 // The first screen's texts arrive before the first render, so nothing flashes in the wrong language.
-await loadLanguage(language);
+await loadLanguage(splitLocale(window.location.pathname).locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

@@ -34,15 +34,12 @@ function isPublic(name: PageName): name is PublicPageName {
   return Object.hasOwn(PUBLIC_PAGES, name);
 }
 
-/** A screen's module (the browser keeps each module once, so a second call costs nothing). */
-export async function loadPage(name: PageName): Promise<PageModule> {
-  if (isPublic(name)) return PUBLIC_PAGES[name]();
-  const { ACCOUNT_PAGES } = await import('./account-pages.js');
-  return ACCOUNT_PAGES[name satisfies AccountPageName]();
-}
-
 function load(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
-  return lazy(() => loadPage(name));
+  if (isPublic(name)) return lazy(PUBLIC_PAGES[name]);
+  return lazy(async () => {
+    const { ACCOUNT_PAGES } = await import('./account-pages.js');
+    return ACCOUNT_PAGES[name satisfies AccountPageName]();
+  });
 }
 
 const cache = new Map<PageName, LazyExoticComponent<ComponentType<PageProps>>>();
