@@ -3,7 +3,7 @@ import { RETENTION_DAYS, type AnalyticsEvent, type Granularity } from '../../../
 import type { ExportFormat } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
-import { PERIOD_FIGURES } from '../../db/migrations/0011-analytics.js';
+import { PERIOD_FIGURES } from './figures.js';
 import type { Database } from '../../db/schema.js';
 import type { EventBus } from '../events/bus.js';
 import { ADMINS } from '../events/bus.js';

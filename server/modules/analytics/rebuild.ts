@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { RETENTION_DAYS } from '../../../contract/analytics.js';
 import { EXPORT_FORMATS } from '../../../contract/licensing.js';
 import type { Dialect } from '../../db/index.js';
-import { PERIOD_FIGURES } from '../../db/migrations/0011-analytics.js';
+import { PERIOD_FIGURES } from './figures.js';
 import type { Database } from '../../db/schema.js';
 
 type Figure = (typeof PERIOD_FIGURES)[number];
