@@ -37,6 +37,15 @@ describe('configuration from the environment', () => {
     expect(found.some((p) => p.startsWith('NODE_ENV:'))).toBe(true);
   });
 
+  it('metrics are off by default; METRICS_TOKEN needs 16 characters and METRICS_PORT a port of its own', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    expect(loadConfig({}, cwd).metrics).toEqual({ token: undefined, port: undefined });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }, cwd).metrics).toEqual({ token: 'a-long-enough-token', port: 9464 });
+    expect(problems({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters (use 32+ random bytes)']);
+    expect(problems({ METRICS_PORT: '3000' })).toEqual(['METRICS_PORT: must differ from PORT (metrics on the app port are METRICS_TOKEN)']);
+    expect(problems({ METRICS_PORT: 'ninety' })[0]).toMatch(/^METRICS_PORT: must be a whole number/);
+  });
+
   it('refuses a port out of range and a short JWT secret', () => {
     expect(problems({ PORT: '70000' })[0]).toMatch(/^PORT: must be between 0 and 65535/);
     expect(problems({ JWT_SECRET: 'short' })[0]).toMatch(/^JWT_SECRET: must be at least 32 characters/);
