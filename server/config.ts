@@ -192,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (mailTransport === 'smtp' && !values.SMTP_URL) {
     problems.push('SMTP_URL: is required when MAIL_TRANSPORT is smtp');
   }
-  if (values.METRICS_PORT !== undefined && values.METRICS_PORT === values.PORT) {
+  if (values.METRICS_PORT === values.PORT) {
     problems.push('METRICS_PORT: must differ from PORT (metrics on the app port are METRICS_TOKEN)');
   }
   const standins = (values.SOCIAL_STANDINS ?? (production ? 'off' : 'on')) === 'on';

@@ -47,7 +47,8 @@ export function clientOf(request: FastifyRequest): SessionClient {
   return { userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null, address: request.ip ?? null };
 }
 
-function bearerToken(request: FastifyRequest): string {
+/** The token of `Authorization: Bearer <token>`; UNAUTHORIZED (401) when there is none. */
+export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) throw new AppError('UNAUTHORIZED', 401);
   const match = /^Bearer\s+(\S+)$/i.exec(header);

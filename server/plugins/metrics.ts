@@ -1,9 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { digest } from '../digest.js';
 import { AppError } from '../errors.js';
+import { bearerToken } from './authentication.js';
 
 /** Figures read from the running app when Prometheus scrapes. */
 export interface MetricSources {
@@ -23,12 +25,9 @@ export interface MetricsConfig {
   host: string;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
-/** Compares in constant time (both sides hashed to one length first). */
-function isToken(header: string | undefined, token: string): boolean {
-  const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-  return timingSafeEqual(sha256(presented), sha256(token));
+/** Compares in constant time (both sides digested to one length first). */
+function isToken(presented: string, token: string): boolean {
+  return timingSafeEqual(Buffer.from(digest(presented)), Buffer.from(digest(token)));
 }
 
 function buildRegistry(sources: MetricSources): { registry: Registry; requestSeconds: Histogram<'method' | 'route' | 'status_code'> } {
@@ -93,7 +92,7 @@ export async function registerMetrics(app: FastifyInstance, config: MetricsConfi
   const { token } = config;
   if (token !== undefined) {
     app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
-      if (!isToken(request.headers.authorization, token)) throw new AppError('UNAUTHORIZED', 401);
+      if (!isToken(bearerToken(request), token)) throw new AppError('UNAUTHORIZED', 401);
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   }
@@ -116,8 +115,9 @@ export async function registerMetrics(app: FastifyInstance, config: MetricsConfi
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    app.log.info({ port: (server.address() as AddressInfo).port }, 'metrics listening');
-    app.decorate('metricsPort', (server.address() as AddressInfo).port);
+    const { port } = server.address() as AddressInfo;
+    app.log.info({ port }, 'metrics listening');
+    app.decorate('metricsPort', port);
     app.addHook('onClose', async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useForm } from '@refinedev/react-hook-form';
@@ -10,6 +9,7 @@ import type { BillingInfo } from '../../contract/billing.js';
 import { billingFormSchema, type BillingFormValues } from '../../contract/forms.js';
 import type { DataError } from '../../providers/dataProvider.js';
 import { useCountryOptions } from '../components/countries.js';
+import { FullPageSpinner } from '../components/FullPageSpinner.js';
 
 type Field = keyof BillingInfo;
 type Values = BillingFormValues;
@@ -107,13 +107,7 @@ export function BillingAddressForm({
     ),
   );
 
-  if (!loaded) {
-    return (
-      <Box sx={{ display: 'grid', placeItems: 'center', minHeight: 240 }} role="status" aria-live="polite">
-        <CircularProgress aria-label={t('common.loading')} />
-      </Box>
-    );
-  }
+  if (!loaded) return <FullPageSpinner minHeight={240} />;
   return (
     <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('billing.formLabel')}>
       {shown.map((field) =>

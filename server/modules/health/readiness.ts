@@ -1,4 +1,4 @@
-import { pendingMigrations, ping, type Db } from '../../db/index.js';
+import { pendingMigrations, type Db } from '../../db/index.js';
 
 export type NotReadyReason = 'shutting-down' | 'database' | 'migrations';
 
@@ -31,11 +31,7 @@ export class Readiness {
   /** The reasons not to send traffic here; empty when ready. */
   async reasons(): Promise<NotReadyReason[]> {
     if (this.closing) return ['shutting-down'];
-    try {
-      await withTimeout(ping(this.db), DATABASE_TIMEOUT_MS);
-    } catch {
-      return ['database'];
-    }
+    // Reading the executed migrations is itself the database round trip.
     try {
       return (await withTimeout(pendingMigrations(this.db), DATABASE_TIMEOUT_MS)).length > 0 ? ['migrations'] : [];
     } catch {
