@@ -83,6 +83,7 @@ export const MESSAGE_KEYS = [
   'LAST_ADMIN',
   'ANALYTICS_RANGE_INVALID',
   'ANALYTICS_PLAYED_RANGE_INVALID',
+  'JOB_NOT_RETRYABLE',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
 ] as const;

@@ -8,5 +8,5 @@ export const readySchema = z.object({ status: z.literal('ready') });
 /** 503: why not (the instance is draining, its database does not answer, or lacks a migration). */
 export const notReadySchema = z.object({
   status: z.literal('unavailable'),
-  reasons: z.array(z.enum(['shutting-down', 'database', 'migrations'])),
+  reasons: z.array(z.enum(['shutting-down', 'database', 'migrations', 'worker', 'events'])),
 });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BackgroundTasks } from './background.js';
 import { createPaddle } from './billing/paddle.js';
 import { isMovable, SystemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -15,11 +14,15 @@ import { Throttle } from './modules/auth/throttle.js';
 import { Sessions } from './modules/auth/sessions.js';
 import { sessionRoutes } from './modules/auth/session-routes.js';
 import { EventBus } from './modules/events/bus.js';
+import { PostgresEventBus } from './modules/events/postgres-bus.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { StreamRegistry } from './modules/events/streams.js';
 import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
 import { Readiness } from './modules/health/readiness.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { JobQueue } from './modules/jobs/queue.js';
+import { jobRoutes } from './modules/jobs/routes.js';
+import { MAIL_JOB, mailJob } from './modules/mail/jobs.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { billingRoutes } from './modules/billing/routes.js';
 import { RefundRunner } from './modules/billing/refunds.js';
@@ -29,9 +32,12 @@ import { analyticsRoutes } from './modules/analytics/routes.js';
 import { liteKeyRoutes } from './modules/lite-keys/routes.js';
 import { releaseRoutes } from './modules/releases/routes.js';
 import { subscriptionRoutes } from './modules/billing/webhook-routes.js';
+import { END_SECOND_TRIAL_JOB, endSecondTrial } from './modules/billing/subscriptions.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
+import { VERIFICATION_RESEND_JOB, verificationResendJob } from './modules/users/registration.js';
+import { PASSWORD_RESET_JOB, passwordResetJob } from './modules/users/account.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { VerificationsRepo } from './modules/users/verifications.js';
@@ -55,6 +61,8 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** How long a closing instance lets its jobs finish before it stops (a job cut off is retried elsewhere). */
+const JOBS_DRAIN_MS = 8_000;
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest N hops" (proxy-addr's index). */
 function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -129,18 +137,21 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const throttle = new Throttle(db.kysely, clock);
   registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
-  const background = new BackgroundTasks(app.log);
-  app.decorate('background', background);
-  const bus = new EventBus();
+  // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).
+  const jobs = new JobQueue({ db: db.kysely, dialect: db.dialect, clock, log: app.log });
+  app.decorate('jobs', jobs);
+  jobs.handle(MAIL_JOB, mailJob(mailer));
+  // SQLite is one instance: its streams hear its events. On PostgreSQL every instance hears every instance's.
+  const bus = db.dialect === 'postgres' && config.database.dialect === 'postgres' ? new PostgresEventBus(config.database.url, app.log) : new EventBus();
   const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
   sessions.announceEndsTo((userId, sessionIds) => bus.announce({ kind: 'sessions-ended', userId, sessionIds }));
-  const readiness = new Readiness(db);
+  const readiness = new Readiness(db, { worker: () => jobs.isRunning, events: () => bus.connected });
   // Closing: the load balancer hears "not ready" at once, before streams end and the port closes.
   app.addHook('preClose', async () => readiness.markClosing());
   await registerMetrics(
     app,
     { ...config.metrics, host: config.host },
-    { openStreams: () => streams.size, backgroundTasks: () => background.size, pool: () => db.pool() },
+    { openStreams: () => streams.size, jobs: () => jobs.counts(), jobsFailedHere: () => jobs.failedTotal, pool: () => db.pool() },
   );
   const registration = {
     db: db.kysely,
@@ -148,11 +159,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     verifications: new VerificationsRepo(db.kysely),
     sessions,
     throttle,
-    mailer,
     clock,
     appUrl: config.appUrl,
-    background,
+    jobs,
   };
+  jobs.handle(VERIFICATION_RESEND_JOB, verificationResendJob(registration));
+  const account = { db: db.kysely, users, sessions, offlineTokens, throttle, clock, appUrl: config.appUrl, jobs };
+  jobs.handle(PASSWORD_RESET_JOB, passwordResetJob(account));
 
   const paddle = createPaddle(config.billing);
   await app.register(
@@ -164,8 +177,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
-        deps: { db: db.kysely, users, sessions, offlineTokens, throttle, mailer, clock, appUrl: config.appUrl, background },
-        deletion: { db: db.kysely, paddle, clock, sessions, throttle, mailer, bus },
+        deps: account,
+        deletion: { db: db.kysely, paddle, clock, sessions, throttle, jobs, bus },
         guards,
       });
       await api.register(oauthRoutes, {
@@ -177,13 +190,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         clientToken: config.billing.clientToken,
         sandboxScript: config.billing.sandbox ? SANDBOX_SCRIPT_PATH : null,
       };
-      // Refunds and cancellations decided by webhooks and customers, carried out after the answer; a
-      // sweep at start picks up what a previous process left undone.
-      const refunds = new RefundRunner({ db: db.kysely, paddle, clock, mailer, appUrl: config.appUrl, bus, background, log: app.log });
-      if (paddle) api.addHook('onReady', async () => refunds.kick());
+      // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
+      const refunds = new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs });
+      refunds.register(jobs);
+      jobs.handle(END_SECOND_TRIAL_JOB, async (payload) => endSecondTrial(paddle, (payload as { subscriptionId: string }).subscriptionId));
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
       await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, background, refunds },
+        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, refunds },
         guards,
       });
       await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
@@ -193,8 +206,9 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(liteKeyRoutes, { deps: licensing, guards });
       await api.register(releaseRoutes, { deps: licensing, guards });
       await api.register(analyticsRoutes, { deps: licensing, guards });
+      await api.register(jobRoutes, { db: db.kysely, clock, guards });
       if (config.nodeEnv !== 'production') {
-        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, background });
+        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, jobs });
         if (isMovable(clock)) await api.register(devClockRoutes, { clock });
       }
     },
@@ -211,8 +225,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   }
 
   await registerSpa(app, config.spaDir);
+  app.addHook('onReady', async () => {
+    await bus.start();
+    jobs.start();
+  });
   app.addHook('onClose', async () => {
-    await background.idle();
+    await jobs.stop(JOBS_DRAIN_MS);
+    await bus.close();
     await db.destroy();
   });
   return app;

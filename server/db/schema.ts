@@ -57,6 +57,26 @@ export interface OutboxTable {
   text: string;
   html: string;
   created_at: Timestamp;
+  /** The job that wrote it: a job run twice (a crash before it was marked done) writes its mail once. */
+  job_id: string | null;
+}
+
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  key: string | null;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
 }
 
 export interface ThrottlesTable {
@@ -326,6 +346,7 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
+  jobs: JobsTable;
   throttles: ThrottlesTable;
   social_accounts: SocialAccountsTable;
   oauth_requests: OAuthRequestsTable;

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { digest } from '../digest.js';
 import { AppError } from '../errors.js';
 import { bearerToken } from './authentication.js';
@@ -11,8 +11,10 @@ import { bearerToken } from './authentication.js';
 export interface MetricSources {
   /** Event streams this process holds open. */
   openStreams(): number;
-  /** Work under way after its answer (mail, refunds). */
-  backgroundTasks(): number;
+  /** Jobs in the shared queue by state (all instances'). */
+  jobs(): Promise<Record<'pending' | 'running' | 'failed', number>>;
+  /** Jobs this instance saw fail for good since it started. */
+  jobsFailedHere(): number;
   /** The database pool (PostgreSQL); null for SQLite's single connection. */
   pool(): { total: number; idle: number; waiting: number } | null;
 }
@@ -49,11 +51,22 @@ function buildRegistry(sources: MetricSources): { registry: Registry; requestSec
     },
   });
   new Gauge({
-    name: 'portal_background_tasks',
-    help: 'Work under way after its answer (mail, refunds) in this instance',
+    name: 'portal_jobs',
+    help: 'Jobs in the shared queue by state (pending includes retries waiting for their time; failed is kept for an admin)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await sources.jobs();
+      for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+    },
+  });
+  new Counter({
+    name: 'portal_jobs_failed_total',
+    help: 'Jobs this instance gave up on after their last try',
     registers: [registry],
     collect() {
-      this.set(sources.backgroundTasks());
+      this.reset();
+      this.inc(sources.jobsFailedHere());
     },
   });
   new Gauge({
@@ -74,7 +87,7 @@ function buildRegistry(sources: MetricSources): { registry: Registry; requestSec
 
 /**
  * Prometheus metrics (prom-client): request durations by route pattern and status, the database pool, open
- * event streams, background work, and Node's own figures (event loop lag, heap, CPU, handles). Exposed only
+ * event streams, the job queue, and Node's own figures (event loop lag, heap, CPU, handles). Exposed only
  * when asked for: with `METRICS_TOKEN` at `/metrics` for a bearer of the token, with `METRICS_PORT` on a
  * port of its own; with neither, nothing is collected.
  */

@@ -40,7 +40,7 @@ async function busyCustomer(server: TestServer) {
   await call(server, 'POST', '/api/desktop/exports', deviceToken, { payload: { id: randomUUID(), format: 'stl', exportedAt: new Date(at).toISOString() } });
   await server.db.kysely.insertInto('social_accounts').values({ provider: 'google', subject: `g-${user.id}`, user_id: user.id, email: user.email, created_at: TEST_NOW.toISOString() }).execute();
   await call(server, 'GET', `/api/users/forget-password/${encodeURIComponent(user.email)}`);
-  await server.app.background.idle();
+  await server.app.jobs.idle();
   return { user, token, customerId };
 }
 

@@ -13,6 +13,7 @@ import { userSearchCovering } from './0010-user-search-covering.js';
 import { analytics } from './0011-analytics.js';
 import { purchases } from './0012-purchases.js';
 import { sessions } from './0013-sessions.js';
+import { jobs } from './0014-jobs.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -33,5 +34,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-analytics': analytics(dialect),
     '0012-purchases': purchases(dialect),
     '0013-sessions': sessions(dialect),
+    '0014-jobs': jobs(dialect),
   };
 }

@@ -1,22 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { BackgroundTasks } from '../../background.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { translate, type Language } from '../../i18n.js';
 import type { EventBus } from '../events/bus.js';
-import type { Mailer } from '../mail/mailer.js';
+import { z } from 'zod';
+import { enqueue, type JobContext, type JobQueue } from '../jobs/queue.js';
+import { queueMail } from '../mail/jobs.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import { rememberSubscription } from './subscriptions.js';
 
 /** Spec section 9: a purchase can be refunded within 14 days of its (first) payment. */
 export const REFUND_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
-/** Tries before a refund is kept as failed for an admin to look at; retries back off from 15 s doubling. */
+/** Tries before a refund is kept as failed for an admin to look at (the job queue's backoff between them). */
 const MAX_ATTEMPTS = 6;
-const BACKOFF_MS = 15_000;
+
+/** Jobs of the refund runner: ask Paddle for a recorded refund, end a duplicate subscription, mail a refund. */
+export const REFUND_JOB = 'refund';
+export const CANCEL_DUPLICATE_JOB = 'cancel-duplicate';
+export const REFUND_MAIL_JOB = 'refund-mail';
+const refundKey = (refundId: string) => `refund:${refundId}`;
 
 export type RefundReason = 'duplicate' | 'customer';
 
@@ -24,19 +29,17 @@ export interface RefundDeps {
   db: Kysely<Database>;
   paddle: Paddle | null;
   clock: Clock;
-  mailer: Mailer;
   appUrl: string;
   bus: EventBus;
-  background: BackgroundTasks;
-  log: FastifyBaseLogger;
+  jobs: JobQueue;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * Records that `transactionId` is to be refunded in full, in the caller's database transaction (the one
- * that decided it), so the decision and the intent commit together. One refund per transaction (unique):
- * a repeated decision changes nothing. Returns whether this call recorded it.
+ * that decided it), so the decision, the intent and the job that carries it out commit together. One
+ * refund per transaction (unique): a repeated decision changes nothing. Returns whether this call recorded it.
  */
 export async function recordRefund(
   db: Db,
@@ -53,10 +56,11 @@ export async function recordRefund(
     at: string;
   },
 ): Promise<boolean> {
+  const id = randomUUID();
   const result = await db
     .insertInto('refunds')
     .values({
-      id: randomUUID(),
+      id,
       transaction_id: refund.transactionId,
       user_id: refund.userId,
       reason: refund.reason,
@@ -77,7 +81,13 @@ export async function recordRefund(
     .executeTakeFirst();
   if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
   await db.updateTable('transactions').set({ refund_status: 'pending' }).where('id', '=', refund.transactionId).execute();
+  await enqueue(db, new Date(refund.at), { kind: REFUND_JOB, payload: { refundId: id }, key: refundKey(id), maxAttempts: MAX_ATTEMPTS });
   return true;
+}
+
+/** Queues the immediate cancellation of a subscription found to be a duplicate, in the transaction that marked it. */
+export async function queueDuplicateCancellation(db: Db, subscriptionId: string, at: string): Promise<void> {
+  await enqueue(db, new Date(at), { kind: CANCEL_DUPLICATE_JOB, payload: { subscriptionId }, key: `cancel:${subscriptionId}` });
 }
 
 /** Writes an entry of the admin audit trail; `actorId` null is the portal itself (a webhook's decision). */
@@ -101,7 +111,7 @@ const ADJUSTMENT_STATES: Record<string, 'requested' | 'approved' | 'rejected'> =
  * approval, approved, rejected), on the portal's refund record and on the payment. A refund made outside
  * the portal (in Paddle's dashboard) still marks the payment. Returns the owner, for their event stream.
  */
-export async function applyAdjustment(db: Db, data: { id: string; action: string; transaction_id: string; status: string }): Promise<string | null> {
+export async function applyAdjustment(db: Db, data: { id: string; action: string; transaction_id: string; status: string }, at: string): Promise<string | null> {
   if (data.action !== 'refund') return null;
   const state = ADJUSTMENT_STATES[data.status];
   if (!state) return null;
@@ -120,76 +130,54 @@ export async function applyAdjustment(db: Db, data: { id: string; action: string
     .where('id', '=', data.transaction_id)
     .where((eb) => (final ? eb.or([eb('refund_status', 'is', null), eb('refund_status', '=', 'pending')]) : eb('refund_status', 'is', null)))
     .execute();
+  // Paddle has the refund (asked by the portal, or made in Paddle's dashboard): the customer's mail, once.
+  const refund = await db.selectFrom('refunds').select(['id', 'status', 'mailed_at']).where('transaction_id', '=', data.transaction_id).executeTakeFirst();
+  if (refund && refund.mailed_at === null && (refund.status === 'requested' || refund.status === 'approved')) {
+    await enqueue(db, new Date(at), { kind: REFUND_MAIL_JOB, payload: { refundId: refund.id }, key: `refund-mail:${refund.id}` });
+  }
   const owner = await db.selectFrom('transactions').select('user_id').where('id', '=', data.transaction_id).executeTakeFirst();
   return owner?.user_id ?? null;
 }
 
 const isCanceledAlready = (error: unknown) => error instanceof ApiError && error.code === 'subscription_update_when_canceled';
 
+const refundPayload = z.object({ refundId: z.string() });
+
 /**
- * Carries out what the portal decided: duplicate subscriptions cancelled at once, recorded refunds asked
- * of Paddle (a full refund adjustment) after cancelling the subscription they end, and the customer's
- * mail once Paddle has the refund. Everything it reads is in the database, so a restart picks up where a
- * crash left off; before creating a refund it asks Paddle whether one exists already, so a retry after
- * a lost answer never refunds twice. One sweep at a time per process; a kick during a sweep runs another.
+ * Carries out what the portal decided, as jobs (server/modules/jobs/queue.ts) written with the decision:
+ * duplicate subscriptions cancelled at once, recorded refunds asked of Paddle (a full refund adjustment)
+ * after cancelling the subscription they end, and the customer's mail once Paddle has the refund.
+ * Before creating a refund it asks Paddle whether one exists already, so a job run again after a lost
+ * answer or a crash never refunds twice; a job is claimed by one instance at a time.
  */
 export class RefundRunner {
-  private sweeping = false;
-  private again = false;
-
   constructor(private readonly deps: RefundDeps) {}
 
-  /** Runs a sweep in the background (after a webhook or a request has committed a decision). */
-  kick(): void {
-    if (this.sweeping) {
-      this.again = true;
-      return;
-    }
-    this.sweeping = true;
-    this.deps.background.run('refunds', async () => {
-      try {
-        do {
-          this.again = false;
-          await this.sweep();
-        } while (this.again);
-      } finally {
-        this.sweeping = false;
-      }
-    });
+  /** Registers the runner's jobs with the queue. */
+  register(jobs: JobQueue): void {
+    jobs.handle(REFUND_JOB, async (payload) => this.refund(refundPayload.parse(payload).refundId));
+    jobs.handle(CANCEL_DUPLICATE_JOB, async (payload) => this.cancelNow(z.object({ subscriptionId: z.string() }).parse(payload).subscriptionId));
+    jobs.handle(REFUND_MAIL_JOB, async (payload, context) => this.mailRefund(refundPayload.parse(payload).refundId, context));
   }
 
-  async sweep(): Promise<void> {
-    const { db } = this.deps;
-    const duplicates = await db
-      .selectFrom('subscriptions')
-      .select('id')
-      .where('duplicate_of', 'is not', null)
-      .where('status', '!=', 'canceled')
-      .execute();
-    for (const { id } of duplicates) {
-      try {
-        await this.cancelNow(id);
-      } catch (error) {
-        this.deps.log.error({ err: error, subscriptionId: id }, 'cancelling a duplicate subscription failed; retried on the next sweep');
-      }
-    }
-    const pending = await db.selectFrom('refunds').selectAll().where('status', '=', 'pending').orderBy('created_at').limit(100).execute();
-    const now = this.deps.clock.now().getTime();
-    for (const refund of pending) {
-      const due = Date.parse(refund.updated_at) + (refund.attempts === 0 ? 0 : BACKOFF_MS * 2 ** (refund.attempts - 1));
-      if (due > now) continue;
-      await this.refund(refund.id);
-    }
-    await this.mailRefunds();
-  }
-
-  /** Asks Paddle now for the refund recorded for a payment (a customer's request, answered at once). */
+  /**
+   * Asks Paddle now, in the customer's request, for the refund recorded for a payment, so the answer can
+   * show it requested. A failure is left to the job's retries.
+   */
   async refundTransaction(transactionId: string): Promise<void> {
     const refund = await this.deps.db.selectFrom('refunds').select('id').where('transaction_id', '=', transactionId).executeTakeFirst();
-    if (refund) await this.refund(refund.id);
+    if (refund) await this.refundNow(refund.id);
   }
 
-  /** Asks Paddle for one recorded refund now; a failure is kept for the next sweep (bounded tries). */
+  async refundNow(refundId: string): Promise<void> {
+    try {
+      await this.deps.jobs.runKeyNow(refundKey(refundId));
+    } catch {
+      // Logged by the queue and kept for its next try.
+    }
+  }
+
+  /** Asks Paddle for one recorded refund; a failure is counted on the refund and thrown for the job to retry. */
   async refund(refundId: string): Promise<void> {
     const { db, clock } = this.deps;
     const refund = await db.selectFrom('refunds').selectAll().where('id', '=', refundId).where('status', '=', 'pending').executeTakeFirst();
@@ -197,15 +185,21 @@ export class RefundRunner {
     try {
       if (refund.subscription_id) await this.cancelNow(refund.subscription_id);
       const adjustmentId = await this.refundAtPaddle(refund.transaction_id, refund.reason);
-      await db
-        .updateTable('refunds')
-        .set({ status: 'requested', adjustment_id: adjustmentId, attempts: refund.attempts + 1, last_error: null, updated_at: clock.now().toISOString() })
-        .where('id', '=', refund.id)
-        .where('status', '=', 'pending')
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const moved = await trx
+          .updateTable('refunds')
+          .set({ status: 'requested', adjustment_id: adjustmentId, attempts: refund.attempts + 1, last_error: null, updated_at: now.toISOString() })
+          .where('id', '=', refund.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 1 && refund.user_id) {
+          await enqueue(trx, now, { kind: REFUND_MAIL_JOB, payload: { refundId: refund.id }, key: `refund-mail:${refund.id}` });
+        }
+      });
+      this.deps.jobs.nudge();
     } catch (error) {
       const attempts = refund.attempts + 1;
-      this.deps.log.error({ err: error, refundId: refund.id, attempts }, 'refund failed');
       await db
         .updateTable('refunds')
         .set({
@@ -217,8 +211,10 @@ export class RefundRunner {
         .where('id', '=', refund.id)
         .where('status', '=', 'pending')
         .execute();
+      throw error;
+    } finally {
+      if (refund.user_id) this.deps.bus.publish(refund.user_id, { type: 'transaction', id: refund.transaction_id });
     }
-    if (refund.user_id) this.deps.bus.publish(refund.user_id, { type: 'transaction', id: refund.transaction_id });
   }
 
   /** Ends a subscription now (Paddle's immediate cancellation); one already cancelled is read back. */
@@ -255,53 +251,36 @@ export class RefundRunner {
     });
   }
 
-  /** One mail per refund, in the customer's language, once Paddle has it; claimed first so it goes once. */
-  private async mailRefunds(): Promise<void> {
+  /** One mail per refund, in the customer's language, once Paddle has it: marked and queued in one transaction. */
+  private async mailRefund(refundId: string, context: JobContext): Promise<void> {
     const { db, clock } = this.deps;
-    const due = await db
-      .selectFrom('refunds')
-      .innerJoin('users', 'users.id', 'refunds.user_id')
-      .select([
-        'refunds.id',
-        'refunds.reason',
-        'refunds.amount',
-        'refunds.currency_code',
-        'refunds.subscription_id',
-        'refunds.licence_id',
-        'refunds.release',
-        'users.email',
-        'users.first_name',
-        'users.language',
-      ])
-      .where('refunds.mailed_at', 'is', null)
-      .where('refunds.status', 'in', ['requested', 'approved'])
-      .execute();
-    for (const row of due) {
-      const claimed = await db
-        .updateTable('refunds')
-        .set({ mailed_at: clock.now().toISOString() })
-        .where('id', '=', row.id)
-        .where('mailed_at', 'is', null)
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('refunds')
+        .innerJoin('users', 'users.id', 'refunds.user_id')
+        .select(['refunds.id', 'refunds.reason', 'refunds.amount', 'refunds.currency_code', 'refunds.subscription_id', 'refunds.release', 'users.email', 'users.first_name', 'users.language'])
+        .where('refunds.id', '=', refundId)
+        .where('refunds.mailed_at', 'is', null)
+        .where('refunds.status', 'in', ['requested', 'approved'])
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
-      const language: Language = row.language === 'de' ? 'de' : 'en';
-      const amount = new Intl.NumberFormat(language, { style: 'currency', currency: row.currency_code }).format(Number(row.amount) / 100);
-      // What the payment bought, in the reader's words: the release, or the subscription.
-      const product = row.release ? translate(language, 'mail.productRelease', { release: row.release }) : translate(language, 'mail.productSubscription');
-      const values = {
-        name: row.first_name ?? '',
-        amount,
-        product,
-        link: appLink(this.deps.appUrl, language, '/account/purchase-history'),
-        access: translate(language, row.subscription_id ? 'mail.refundAccessSubscription' : 'mail.refundAccessLicence'),
-      };
-      try {
-        await this.deps.mailer.send(row.email, renderMail(row.reason === 'duplicate' ? 'duplicateRefunded' : 'refundConfirmed', language, values));
-      } catch (error) {
-        // Not sent: released for the next sweep to try again.
-        await db.updateTable('refunds').set({ mailed_at: null }).where('id', '=', row.id).execute();
-        this.deps.log.error({ err: error, refundId: row.id }, 'refund mail failed');
+      if (row) {
+        const now = clock.now();
+        const language: Language = row.language === 'de' ? 'de' : 'en';
+        const amount = new Intl.NumberFormat(language, { style: 'currency', currency: row.currency_code }).format(Number(row.amount) / 100);
+        // What the payment bought, in the reader's words: the release, or the subscription.
+        const product = row.release ? translate(language, 'mail.productRelease', { release: row.release }) : translate(language, 'mail.productSubscription');
+        const values = {
+          name: row.first_name ?? '',
+          amount,
+          product,
+          link: appLink(this.deps.appUrl, language, '/account/purchase-history'),
+          access: translate(language, row.subscription_id ? 'mail.refundAccessSubscription' : 'mail.refundAccessLicence'),
+        };
+        await trx.updateTable('refunds').set({ mailed_at: now.toISOString() }).where('id', '=', row.id).execute();
+        await queueMail(trx, now, row.email, renderMail(row.reason === 'duplicate' ? 'duplicateRefunded' : 'refundConfirmed', language, values));
       }
-    }
+      await context.markDone(trx);
+    });
+    this.deps.jobs.nudge();
   }
 }

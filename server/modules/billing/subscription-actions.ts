@@ -92,7 +92,7 @@ async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscript
     });
     return trx.selectFrom('refunds').select('id').where('transaction_id', 'in', ids.length > 0 ? ids : ['']).execute();
   });
-  for (const { id } of recorded) await deps.refunds.refund(id);
+  for (const { id } of recorded) await deps.refunds.refundNow(id);
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 

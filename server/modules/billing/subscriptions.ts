@@ -6,14 +6,14 @@ import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { grantPurchasedLicences } from '../licensing/licences.js';
 import { AppError } from '../../errors.js';
 import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
-import type { BackgroundTasks } from '../../background.js';
+import { enqueue, type JobQueue } from '../jobs/queue.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
 import type { PortalEvent } from '../../../contract/events.js';
 import type { Dialect } from '../../db/index.js';
 import { ingest, type Report } from '../analytics/ingest.js';
 import { liveSubscriptions } from './ownership.js';
-import { applyAdjustment, auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
+import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefund, REFUND_WINDOW_MS } from './refunds.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -25,11 +25,12 @@ export interface WebhookDeps {
   /** Told, once an event is stored, whose subscription or payment changed. */
   bus: EventBus;
   paddle: Paddle | null;
-  /** Follow-up calls to Paddle that must not hold up the webhook's answer. */
-  background: BackgroundTasks;
-  /** Carries out the refunds and cancellations a webhook decided. */
-  refunds: RefundRunner;
+  /** Runs what a webhook decided after its answer: refunds, cancellations, a second trial ended. */
+  jobs: JobQueue;
 }
+
+/** A trial a returning subscriber should not have had ends now (Paddle's activate). */
+export const END_SECOND_TRIAL_JOB = 'end-second-trial';
 
 const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
 
@@ -62,27 +63,32 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
       .executeTakeFirst();
     if (Number(stored.numInsertedOrUpdatedRows ?? 0) === 0) return null;
     const context = { trx, dialect: deps.dialect, now: deps.clock.now().toISOString() };
-    if (event.event_type.startsWith('subscription.')) return applySubscription(context, event);
+    if (event.event_type.startsWith('subscription.')) {
+      const applied = await applySubscription(context, event);
+      // The trial is for a first subscription. Checkouts for returning subscribers are created without
+      // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends now.
+      if (applied?.secondTrial) {
+        await enqueue(trx, new Date(context.now), { kind: END_SECOND_TRIAL_JOB, payload: { subscriptionId: applied.event.id }, key: `end-trial:${applied.event.id}` });
+      }
+      return applied;
+    }
     if (event.event_type.startsWith('transaction.')) return applyTransaction(context, event);
     if (event.event_type.startsWith('adjustment.')) {
-      const userId = await applyAdjustment(trx, adjustmentDataSchema.parse(event.data));
+      const userId = await applyAdjustment(trx, adjustmentDataSchema.parse(event.data), context.now);
       return { userId, event: { type: 'transaction', id: String(event.data.transaction_id) } };
     }
     return null;
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
   if (changed?.sales?.length) await ingest(deps, changed.sales);
-  // What the webhook decided to undo (a duplicate purchase) is carried out after the answer.
-  if (changed?.undo) deps.refunds.kick();
-  if (changed?.secondTrial) {
-    // The trial is for a first subscription. Checkouts for returning subscribers are created without
-    // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends it now.
-    const subscriptionId = changed.event.id;
-    deps.background.run('end second trial', async () => {
-      await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.activate(subscriptionId));
-    });
-  }
+  // What the webhook decided (undo a duplicate, end a second trial) was queued in its transaction.
+  if (changed) deps.jobs.nudge();
   return { received: true };
+}
+
+/** Ends a second trial at Paddle (a job queued by the webhook that found it). */
+export async function endSecondTrial(paddle: Paddle | null, subscriptionId: string): Promise<void> {
+  await callPaddle(paddle, (instance) => instance.subscriptions.activate(subscriptionId));
 }
 
 interface Applied {
@@ -178,6 +184,7 @@ async function settleSubscriptions(context: ApplyContext, userId: string): Promi
   if (!keeper || duplicates.length === 0) return false;
   for (const duplicate of duplicates) {
     await context.trx.updateTable('subscriptions').set({ duplicate_of: keeper.id }).where('id', '=', duplicate.id).execute();
+    await queueDuplicateCancellation(context.trx, duplicate.id, context.now);
     const refunded = await refundSubscriptionPayments(context, userId, duplicate.id);
     await auditPurchase(context.trx, {
       actorId: null,

@@ -6,7 +6,7 @@ import {
   outboxQuerySchema,
   outboxResponseSchema,
 } from '../../../contract/dev.js';
-import type { BackgroundTasks } from '../../background.js';
+import type { JobQueue } from '../jobs/queue.js';
 import type { MovableClock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { listOutbox } from './service.js';
@@ -15,13 +15,13 @@ import { listOutbox } from './service.js';
  * Development and test helpers. server/app.ts registers them only outside production: the mailbox only
  * with MAIL_TRANSPORT=outbox, the clock only with a movable clock.
  */
-export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; background: BackgroundTasks }> = async (
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; jobs: JobQueue }> = async (
   app,
-  { db, background },
+  { db, jobs },
 ) => {
   app.get('/dev/outbox', { schema: { querystring: outboxQuerySchema, response: { 200: outboxResponseSchema } } }, async (request) => {
-    // Mail still being written (a reset or resend answers before its mail is out) belongs in the answer.
-    await background.idle();
+    // Mail still queued (a reset or resend answers before its mail is out) belongs in the answer.
+    await jobs.idle();
     return listOutbox(db, request.query.to);
   });
 };

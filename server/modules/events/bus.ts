@@ -19,7 +19,9 @@ export const ADMINS = 'role:admin';
 
 /**
  * Who is listening for changes to which user's things, in this process. A change is published after
- * the database transaction that made it has committed, so a listener that refetches sees it.
+ * the database transaction that made it has committed, so a listener that refetches sees it. This bus
+ * delivers within the process: SQLite means one instance. On PostgreSQL every instance shares one
+ * through `LISTEN`/`NOTIFY` (./postgres-bus.ts), which publishes to all and delivers what it hears here.
  */
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -32,7 +34,7 @@ export class EventBus {
   }
 
   announce(control: StreamControl): void {
-    for (const listener of this.controls) listener(control);
+    this.applyControl(control);
   }
 
   subscribe(userId: string, listener: Listener): () => void {
@@ -46,7 +48,25 @@ export class EventBus {
   }
 
   publish(userId: string, event: StreamEvent): void {
+    this.deliver(userId, event);
+  }
+
+  /** Whether events reach every instance's streams (readiness); always so within one process. */
+  get connected(): boolean {
+    return true;
+  }
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  /** Hands an event to this process's listeners of `userId`. */
+  protected deliver(userId: string, event: StreamEvent): void {
     for (const listener of this.listeners.get(userId) ?? []) listener(event);
+  }
+
+  protected applyControl(control: StreamControl): void {
+    for (const listener of this.controls) listener(control);
   }
 
   /** How many streams are open: for tests and the health of a long-running server. */

@@ -5,8 +5,16 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { RenderedMail } from './templates.js';
 
+export interface SendOptions {
+  /**
+   * The job sending it: the outbox writes a job's mail once however often the job runs, and over SMTP
+   * every try carries the same Message-ID, so a receiving server can tell a retry from a new mail.
+   */
+  jobId?: string;
+}
+
 export interface Mailer {
-  send(to: string, mail: RenderedMail): Promise<void>;
+  send(to: string, mail: RenderedMail, options?: SendOptions): Promise<void>;
 }
 
 /** The mail server refused the recipient for good (an SMTP 5xx answer): the address cannot receive mail. */
@@ -18,6 +26,9 @@ export class MailRejectedError extends Error {
     super(`recipient rejected with SMTP ${responseCode}`, options);
     this.name = 'MailRejectedError';
   }
+
+  /** No retry delivers it (the job queue fails such a job at once). */
+  readonly permanent = true;
 }
 
 function smtpResponseCode(error: unknown): number | undefined {
@@ -32,10 +43,18 @@ function smtpResponseCode(error: unknown): number | undefined {
 export function createMailer(config: Config, db: Kysely<Database>, clock: Clock): Mailer {
   if (config.mailTransport === 'smtp') {
     const transport = nodemailer.createTransport(config.smtpUrl);
+    const host = new URL(config.appUrl).hostname;
     return {
-      async send(to, mail) {
+      async send(to, mail, options = {}) {
         try {
-          await transport.sendMail({ from: config.mailFrom, to, subject: mail.subject, text: mail.text, html: mail.html });
+          await transport.sendMail({
+            from: config.mailFrom,
+            to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            ...(options.jobId ? { messageId: `<${options.jobId}@${host}>` } : {}),
+          });
         } catch (error) {
           const responseCode = smtpResponseCode(error);
           if (responseCode !== undefined && responseCode >= 500) throw new MailRejectedError(responseCode, { cause: error });
@@ -45,10 +64,11 @@ export function createMailer(config: Config, db: Kysely<Database>, clock: Clock)
     };
   }
   return {
-    async send(to, mail) {
+    async send(to, mail, options = {}) {
       await db
         .insertInto('outbox')
-        .values({ to_address: to, ...mail, created_at: clock.now().toISOString() })
+        .values({ to_address: to, ...mail, created_at: clock.now().toISOString(), job_id: options.jobId ?? null })
+        .onConflict((oc) => oc.column('job_id').doNothing())
         .execute();
     },
   };

@@ -5,7 +5,6 @@ import { isKnownRegion } from '../../../contract/countries.js';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
-import type { BackgroundTasks } from '../../background.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
@@ -15,7 +14,9 @@ import type { Sessions } from '../auth/sessions.js';
 import type { OfflineTokens } from '../auth/offline-tokens.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
-import type { Mailer } from '../mail/mailer.js';
+import { z } from 'zod';
+import type { JobHandler, JobQueue } from '../jobs/queue.js';
+import { queueMail } from '../mail/jobs.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { AuthSession, UsersRepo, UserWithRoles } from './repo.js';
 import { meOf } from './service.js';
@@ -31,11 +32,12 @@ export interface AccountDeps {
   sessions: Sessions;
   offlineTokens: OfflineTokens;
   throttle: Throttle;
-  mailer: Mailer;
   clock: Clock;
   appUrl: string;
-  background: BackgroundTasks;
+  jobs: JobQueue;
 }
+
+export const PASSWORD_RESET_JOB = 'password-reset';
 
 /**
  * Password changed: every session but `keepSession` ends (its tokens refused from the next request, its
@@ -52,41 +54,48 @@ async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash:
 }
 
 /**
- * `GET /users/forget-password/{email}`: the same answer, in the same time, whether or not the account exists:
- * even the lookup happens after the answer (a found account costs one more query, a round trip on PostgreSQL
- * that showed in the timing).
+ * `GET /users/forget-password/{email}`: the same answer, in the same time, whether or not the account exists.
+ * Every request queues the same job and nothing else; the lookup, the link and the mail happen in the
+ * job after the answer (a found account costs queries and a mail, which showed in the timing), and
+ * survive a crash after the answer.
  */
 export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<{ ok: true }> {
   await deps.throttle.hit(`forgot:${email}`, FORGOT);
-  deps.background.run('password reset mail', async () => {
-    const user = await deps.users.findByEmail(email);
-    if (user) await sendPasswordReset(deps, user);
-  });
+  await deps.jobs.add({ kind: PASSWORD_RESET_JOB, payload: { email } });
   return { ok: true };
 }
 
-async function sendPasswordReset(deps: AccountDeps, user: UserWithRoles): Promise<void> {
-  const token = randomBytes(32).toString('base64url');
-  const now = deps.clock.now();
-  await deps.db
-    .insertInto('password_resets')
-    .values({
-      id: randomUUID(),
-      user_id: user.id,
-      token_hash: digest(token),
-      expires_at: new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000).toISOString(),
-      used_at: null,
-      created_at: now.toISOString(),
-    })
-    .execute();
-  const language = user.language as Language;
-  await deps.mailer.send(
-    user.email,
-    renderMail('passwordReset', language, {
+/** The job behind a forgot-password request: a registered address gets a link; an unknown one nothing. */
+export function passwordResetJob(deps: AccountDeps): JobHandler {
+  return async (payload, context) => {
+    const { email } = z.object({ email: z.string() }).parse(payload);
+    const user = await deps.users.findByEmail(email);
+    if (!user) return;
+    const token = randomBytes(32).toString('base64url');
+    const now = deps.clock.now();
+    const language = user.language as Language;
+    const mail = renderMail('passwordReset', language, {
       name: user.first_name ?? user.email,
       link: appLink(deps.appUrl, language, `/forgot-password/validate/${token}`),
-    }),
-  );
+    });
+    // The link, its mail and this job's end commit together: run again after a crash, it makes no second link.
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('password_resets')
+        .values({
+          id: randomUUID(),
+          user_id: user.id,
+          token_hash: digest(token),
+          expires_at: new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000).toISOString(),
+          used_at: null,
+          created_at: now.toISOString(),
+        })
+        .execute();
+      await queueMail(trx, now, user.email, mail);
+      await context.markDone(trx);
+    });
+    deps.jobs.nudge();
+  };
 }
 
 async function usableReset(deps: AccountDeps, token: string) {

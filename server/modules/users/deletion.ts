@@ -12,7 +12,8 @@ import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import { liveSubscriptions } from '../billing/ownership.js';
 import { rememberSubscription } from '../billing/subscriptions.js';
 import type { EventBus } from '../events/bus.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { queueMail } from '../mail/jobs.js';
 import { renderMail } from '../mail/templates.js';
 import type { AuthSession, UserWithRoles } from './repo.js';
 
@@ -26,7 +27,7 @@ export interface DeletionDeps {
   clock: Clock;
   sessions: Sessions;
   throttle: Throttle;
-  mailer: Mailer;
+  jobs: JobQueue;
   bus: EventBus;
 }
 
@@ -39,7 +40,8 @@ export interface DeletionDeps {
  * sessions and tokens, devices and seats, verifications, raw usage rows: foreign keys cascade), its
  * outbox mail and sign-in counters are removed, and the audit trail records the deletion without
  * personal data. Payments, invoices, subscriptions and licences stay for the books, detached from the
- * person; the analytics totals stay, anonymous. A confirmation mail goes to the address last.
+ * person; the analytics totals stay, anonymous. A confirmation mail to the address is queued in that
+ * transaction.
  */
 export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, session: AuthSession, input: { password?: string | undefined }): Promise<void> {
   await confirmIdentity(deps, user, session, input.password);
@@ -94,9 +96,10 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
         created_at: now.toISOString(),
       })
       .execute();
+    await queueMail(trx, now, user.email, renderMail('accountDeleted', language, { name: user.first_name ?? '' }));
   });
   deps.bus.announce({ kind: 'user-deleted', userId: user.id });
-  await deps.mailer.send(user.email, renderMail('accountDeleted', language, { name: user.first_name ?? '' }));
+  deps.jobs.nudge();
 }
 
 async function confirmIdentity(deps: DeletionDeps, user: UserWithRoles, session: AuthSession, password: string | undefined): Promise<void> {

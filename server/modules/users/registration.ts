@@ -1,7 +1,6 @@
 import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { RegistrationRequest } from '../../../contract/registration.js';
 import { isStrongEnough } from '../../../contract/password.js';
-import type { BackgroundTasks } from '../../background.js';
 import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
@@ -9,11 +8,14 @@ import type { Language } from '../../i18n.js';
 import type { SessionClient, Sessions } from '../auth/sessions.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
-import { MailRejectedError, type Mailer } from '../mail/mailer.js';
+import { z } from 'zod';
+import type { JobHandler, JobQueue } from '../jobs/queue.js';
+import { queueMail } from '../mail/jobs.js';
+import { MailRejectedError } from '../mail/mailer.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import type { VerificationsRepo } from './verifications.js';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { couponProblem, redeemInTransaction } from '../coupons/service.js';
 
@@ -31,31 +33,41 @@ export interface RegistrationDeps {
   verifications: VerificationsRepo;
   sessions: Sessions;
   throttle: Throttle;
-  mailer: Mailer;
   clock: Clock;
   appUrl: string;
-  background: BackgroundTasks;
+  jobs: JobQueue;
 }
 
-/** A new code and link replace any pending ones; the mail carries the link, and the code when asked. */
-async function sendVerification(deps: RegistrationDeps, user: UserWithRoles, withCode: boolean): Promise<void> {
+export const VERIFICATION_RESEND_JOB = 'verification-resend';
+
+type VerificationTarget = Pick<UserWithRoles, 'id' | 'email' | 'first_name' | 'language'>;
+
+/**
+ * A new code and link replace any pending ones, and their mail is queued, in the caller's transaction:
+ * the code that counts is the one mailed. The mail carries the link, and the code when asked. Returns
+ * the mail's job.
+ */
+async function queueVerification(deps: RegistrationDeps, trx: Transaction<Database>, user: VerificationTarget, withCode: boolean): Promise<string> {
   const now = deps.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const linkToken = randomBytes(32).toString('base64url');
-  await deps.verifications.replace({
-    userId: user.id,
-    codeHash: digest(`${user.id}:${code}`),
-    linkHash: digest(linkToken),
-    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_SECONDS * 1000).toISOString(),
-    createdAt: now.toISOString(),
-  });
+  await deps.verifications.replace(
+    {
+      userId: user.id,
+      codeHash: digest(`${user.id}:${code}`),
+      linkHash: digest(linkToken),
+      expiresAt: new Date(now.getTime() + VERIFICATION_TTL_SECONDS * 1000).toISOString(),
+      createdAt: now.toISOString(),
+    },
+    trx,
+  );
   const language = user.language as Language;
   const values = {
     name: user.first_name ?? user.email,
     code,
     link: appLink(deps.appUrl, language, `/users/validate/${linkToken}`),
   };
-  await deps.mailer.send(user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values));
+  return queueMail(trx, now, user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values));
 }
 
 export async function register(
@@ -72,24 +84,31 @@ export async function register(
   const now = deps.clock.now().toISOString();
   const id = randomUUID();
   const source = input.source === 'siggraph2023' ? 'siggraph2023' : options.external ? 'checkout' : 'web';
+  const language = input.language ?? options.language;
+  let mailJob: string;
   try {
-    await deps.users.insert(
-      {
-        id,
-        email: input.email,
-        password_hash: await hashPassword(input.password),
-        first_name: input.firstName.trim(),
-        last_name: input.lastName.trim(),
-        email_verified_at: null,
-        signup_source: source,
-        newsletter: input.newsletter ? 1 : 0,
-        language: input.language ?? options.language,
-        coupon_code: couponCode,
-        created_at: now,
-        updated_at: now,
-      },
-      ['user'],
-    );
+    // The account, its code and the code's mail commit together (transactional outbox).
+    mailJob = await deps.db.transaction().execute(async (trx) => {
+      await deps.users.insert(
+        {
+          id,
+          email: input.email,
+          password_hash: await hashPassword(input.password),
+          first_name: input.firstName.trim(),
+          last_name: input.lastName.trim(),
+          email_verified_at: null,
+          signup_source: source,
+          newsletter: input.newsletter ? 1 : 0,
+          language,
+          coupon_code: couponCode,
+          created_at: now,
+          updated_at: now,
+        },
+        ['user'],
+        trx,
+      );
+      return queueVerification(deps, trx, { id, email: input.email, first_name: input.firstName.trim(), language }, options.withCode);
+    });
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same answer.
     if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409, { cause: error });
@@ -98,9 +117,12 @@ export async function register(
   const user = await deps.users.findById(id);
   if (!user) throw new Error('registered user vanished');
   try {
-    await sendVerification(deps, user, options.withCode);
+    // Sent before the answer, so an address the mail server refuses is refused here. Killed before it is
+    // sent, the job stays queued and another instance sends it when its lease ends.
+    await deps.jobs.runNow(mailJob);
   } catch (error) {
     // No account without a way to verify it: the visitor corrects the address or simply tries again.
+    await deps.jobs.discard(mailJob);
     await deps.users.remove(id);
     if (error instanceof MailRejectedError) throw new AppError('EMAIL_VERIFICATION_FAILED', 422, { cause: error });
     throw new AppError('DEFAULT', 503, { cause: error });
@@ -158,25 +180,27 @@ export async function verifyLink(deps: RegistrationDeps, token: string): Promise
  */
 export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean): Promise<{ sent: true }> {
   await deps.throttle.hit(`resend:${email}`, RESEND);
-  // Looked up after the answer, so a registered address takes no longer than an unknown one.
-  deps.background.run('verification resend mail', async () => {
-    const user = await deps.users.findByEmail(email);
-    if (user) await resendTo(deps, user, withCode);
-  });
+  // The same job for every address, looked up after the answer, so a registered address takes no longer.
+  await deps.jobs.add({ kind: VERIFICATION_RESEND_JOB, payload: { email, withCode } });
   return { sent: true };
 }
 
-async function resendTo(deps: RegistrationDeps, user: UserWithRoles, withCode: boolean): Promise<void> {
-  if (user.email_verified_at === null) {
-    await sendVerification(deps, user, withCode);
-    return;
-  }
-  const language = user.language as Language;
-  await deps.mailer.send(
-    user.email,
-    renderMail('alreadyVerified', language, {
-      name: user.first_name ?? user.email,
-      link: appLink(deps.appUrl, language, '/login'),
-    }),
-  );
+/** The job behind a resend: a new code and link for an unverified account, a pointer to sign-in for a verified one. */
+export function verificationResendJob(deps: RegistrationDeps): JobHandler {
+  return async (payload, context) => {
+    const { email, withCode } = z.object({ email: z.string(), withCode: z.boolean() }).parse(payload);
+    const user = await deps.users.findByEmail(email);
+    if (!user) return;
+    const language = user.language as Language;
+    await deps.db.transaction().execute(async (trx) => {
+      if (user.email_verified_at === null) {
+        await queueVerification(deps, trx, user, withCode);
+      } else {
+        const mail = renderMail('alreadyVerified', language, { name: user.first_name ?? user.email, link: appLink(deps.appUrl, language, '/login') });
+        await queueMail(trx, deps.clock.now(), user.email, mail);
+      }
+      await context.markDone(trx);
+    });
+    deps.jobs.nudge();
+  };
 }

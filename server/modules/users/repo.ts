@@ -149,9 +149,12 @@ export class UsersRepo {
     return rows.map((r) => r.role as Role);
   }
 
-  /** Inserts the user and its roles in one transaction, and counts the sign-up for analytics. */
-  async insert(user: NewUser, roles: Role[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Inserts the user and its roles in one transaction (the caller's, when it has more to commit with
+   * them), and counts the sign-up for analytics.
+   */
+  async insert(user: NewUser, roles: Role[], within?: Transaction<Database>): Promise<void> {
+    const write = async (trx: Transaction<Database>) => {
       await trx.insertInto('users').values(user).execute();
       await this.recordSignup(trx, user.id, new Date(user.created_at));
       if (roles.length > 0) {
@@ -160,7 +163,9 @@ export class UsersRepo {
           .values(roles.map((role) => ({ user_id: user.id, role })))
           .execute();
       }
-    });
+    };
+    if (within) await write(within);
+    else await this.db.transaction().execute(write);
   }
 
   /** Counts a new account in the analytics rollups, in the transaction that created it. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 
@@ -6,8 +6,8 @@ import type { Database } from '../../db/schema.js';
 export class VerificationsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async replace(row: { userId: string; codeHash: string; linkHash: string; expiresAt: string; createdAt: string }) {
-    await this.db.transaction().execute(async (trx) => {
+  async replace(row: { userId: string; codeHash: string; linkHash: string; expiresAt: string; createdAt: string }, within?: Transaction<Database>) {
+    const write = async (trx: Transaction<Database>) => {
       await trx.deleteFrom('email_verifications').where('user_id', '=', row.userId).execute();
       await trx
         .insertInto('email_verifications')
@@ -21,7 +21,9 @@ export class VerificationsRepo {
           created_at: row.createdAt,
         })
         .execute();
-    });
+    };
+    if (within) await write(within);
+    else await this.db.transaction().execute(write);
   }
 
   forUser(userId: string) {
