@@ -44,7 +44,7 @@ import { VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
-import { registerPerAddressLimit } from './plugins/rate-limits.js';
+import { databaseRateStore, registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerGuessLimits } from './plugins/guess-limits.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security.js';
@@ -63,6 +63,7 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** How long a closing instance lets its jobs finish before it stops (a job cut off is retried elsewhere). */
 const JOBS_DRAIN_MS = 8_000;
+const HOUSEKEEPING_MS = 3_600_000;
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest N hops" (proxy-addr's index). */
 function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -124,7 +125,9 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
           extraConnectSrc: ['https://*.paddle.com'],
         }),
   });
-  await app.register(rateLimit, { global: false });
+  // Limits are counted in the database, so every instance shares them.
+  const throttle = new Throttle(db.kysely, clock);
+  await app.register(rateLimit, { global: false, store: databaseRateStore(throttle) });
   registerPerAddressLimit(app, config.rateLimitPerAddress);
   registerErrorHandler(app);
 
@@ -134,7 +137,6 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
   const guards = createGuards({ accessTokens, users, sessions, clock });
-  const throttle = new Throttle(db.kysely, clock);
   registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).
@@ -229,7 +231,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     await bus.start();
     jobs.start();
   });
+  // Housekeeping, hourly in every instance (each statement is safe to run twice at once).
+  const housekeeping = setInterval(() => {
+    Promise.all([jobs.prune(), throttle.prune()]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
   app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
     await jobs.stop(JOBS_DRAIN_MS);
     await bus.close();
     await db.destroy();

@@ -78,4 +78,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL
     expect(jobs).toHaveLength(40);
     expect(jobs.every((job) => Number(job.attempts) === 1 && [a.app.jobs.instanceId, b.app.jobs.instanceId].includes(job.locked_by ?? ''))).toBe(true);
   });
+
+  it('the per-address limit holds across both instances: twenty requests in all, then 429 on either', async () => {
+    const attempt = (server: TestServer, i: number) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: `probe-${i}@example.com`, password: 'wrong password 1', rememberMe: false },
+        remoteAddress: '10.201.0.1',
+      });
+    for (let i = 0; i < 20; i += 1) expect((await attempt(i % 2 === 0 ? a : b, i)).statusCode).toBe(401);
+    for (const server of [a, b]) {
+      const refused = await attempt(server, 99);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().messageKey).toBe('TOO_MANY_REQUESTS');
+    }
+  });
 });

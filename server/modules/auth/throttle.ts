@@ -27,11 +27,25 @@ export class Throttle {
     private readonly clock: Clock,
   ) {}
 
+  /** The time the counts are kept by (the injected clock). */
+  now(): Date {
+    return this.clock.now();
+  }
+
   /** Counts one attempt; throws 429 when it is over the limit. */
   async hit(key: string, rule: ThrottleRule): Promise<void> {
+    const { count, windowEndsAt } = await this.increment(key, rule.windowSeconds * 1000);
+    if (count > rule.limit) throw tooMany(windowEndsAt, this.clock.now());
+  }
+
+  /**
+   * Counts one attempt under `key` in one statement (an upsert: instances counting at once each get
+   * their own number), starting a new window of `windowMs` when the last one has passed.
+   */
+  async increment(key: string, windowMs: number): Promise<{ count: number; windowEndsAt: string }> {
     const now = this.clock.now();
     const nowIso = now.toISOString();
-    const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000).toISOString();
+    const windowEnd = new Date(now.getTime() + windowMs).toISOString();
     const row = await this.db
       .insertInto('throttles')
       .values({ key, count: 1, window_ends_at: windowEnd })
@@ -43,7 +57,12 @@ export class Throttle {
       )
       .returning(['count', 'window_ends_at'])
       .executeTakeFirstOrThrow();
-    if (Number(row.count) > rule.limit) throw tooMany(row.window_ends_at, now);
+    return { count: Number(row.count), windowEndsAt: row.window_ends_at };
+  }
+
+  /** Forgets counts whose window ended more than an hour ago (housekeeping). */
+  async prune(): Promise<void> {
+    await this.db.deleteFrom('throttles').where('window_ends_at', '<', new Date(this.clock.now().getTime() - 3_600_000).toISOString()).execute();
   }
 
   /** The attempts counted under `key` in its current window (0 when none or the window has passed). */
