@@ -10,8 +10,8 @@ import type { Guards } from './authentication.js';
 import { OPERATIONS, TAGS, type Operation, type OperationKey } from './openapi-operations.js';
 
 /** Where the document and its reference page are served (README.md, "API reference"). */
-export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
-export const OPENAPI_PAGE_PATH = '/api/docs';
+const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
+const OPENAPI_PAGE_PATH = '/api/docs';
 
 /** The one error body of the API (server/plugins/errors.ts), a component every error response points at. */
 const ERROR_COMPONENT = 'ApiError';
@@ -22,7 +22,7 @@ const ERROR_COMPONENT = 'ApiError';
  * helpers under /api/dev exist only outside production, so a document that listed them would describe
  * an API production does not have.
  */
-export function isDocumented(url: string): boolean {
+function isDocumented(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith('/api/dev/') && !url.startsWith(`${OPENAPI_PAGE_PATH}/`) && url !== OPENAPI_PAGE_PATH && url !== OPENAPI_DOCUMENT_PATH;
 }
 
@@ -106,7 +106,20 @@ function errorResponse(status: number, keys: Set<MessageKey>) {
   };
 }
 
-export function operationKey(method: string, url: string): OperationKey {
+const SUCCESS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+
+/** @fastify/swagger calls every answer without a description "Default Response"; successes get their name. */
+function nameSuccesses(openapi: { paths?: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>> }): void {
+  for (const item of Object.values(openapi.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (response.description === 'Default Response' && SUCCESS_TEXT[status]) response.description = SUCCESS_TEXT[status];
+      }
+    }
+  }
+}
+
+function operationKey(method: string, url: string): OperationKey {
   return `${method} ${url}` as OperationKey;
 }
 
@@ -199,6 +212,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
         schemas[ERROR_COMPONENT].description =
           'Every error answer. `messageKey` is stable, for programs (each operation lists the ones it can answer); `message` is its text for people, in the language of `Accept-Language`.';
       }
+      nameSuccesses(openapi as { paths?: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>> });
       return openapi as ReturnType<typeof zodTransformObject>;
     },
   });

@@ -150,6 +150,28 @@ describe('OpenAPI document', () => {
     expect(guarded).toBeGreaterThan(40);
   });
 
+  it('lists every status a signed-in user gets from the user routes called without a body', async () => {
+    // The services' own refusals (no subscription, no payment provider here, nothing found) must be
+    // among the documented answers too. Signing out would end the session the other calls use.
+    const user = await server.createUser();
+    const { access_token: token } = await signIn(server, user.email, user.password);
+    const undocumented: string[] = [];
+    for (const { method, path, operation } of operations(document)) {
+      if (operation.tags?.includes('Admin') || !operation.security?.some((requirement) => 'accessToken' in requirement)) continue;
+      // The event stream never ends by itself (tests/api has its own tests of it).
+      if (path === '/api/auth/logout' || path === '/api/events') continue;
+      const answer = await server.app.inject({
+        method: method.toUpperCase() as 'GET',
+        url: path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        remoteAddress: someClientAddress(),
+      });
+      if (answer.statusCode === 401) undocumented.push(`${method.toUpperCase()} ${path} refused the token`);
+      else if (!(String(answer.statusCode) in (operation.responses ?? {}))) undocumented.push(`${method.toUpperCase()} ${path} answered ${answer.statusCode} ${answer.body.slice(0, 80)}`);
+    }
+    expect(undocumented).toEqual([]);
+  });
+
   it('documents the desktop API well enough to write a client from it', () => {
     const desktop = operations(document).filter(({ path }) => path.startsWith('/api/desktop/'));
     expect(desktop.map(({ path }) => path).sort()).toEqual(
