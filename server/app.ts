@@ -47,6 +47,7 @@ import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { databaseRateStore, registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerGuessLimits } from './plugins/guess-limits.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -137,6 +138,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
   const guards = createGuards({ accessTokens, users, sessions, clock });
+  await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).

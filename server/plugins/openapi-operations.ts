@@ -1,0 +1,375 @@
+import type { MessageKey } from '../../contract/errors.js';
+
+/**
+ * What the OpenAPI document says of each route beyond its zod schemas: its area, a summary, and the
+ * failures its service decides (404, 409, 422 and the like). The failures that follow from the route's
+ * declaration (400 for a schema, 401/403 for a guard, 429 for a limit) are found by server/plugins/openapi.ts
+ * itself. tests/api/openapi.test.ts holds this list and the registered routes together both ways: a new
+ * route without an entry, or an entry whose route is gone, fails it.
+ */
+
+export const TAGS = [
+  { name: 'Auth', description: 'Signing in and out, tokens, and Google/Facebook sign-in.' },
+  { name: 'Users', description: 'Registration, email verification, password reset, the profile and the account.' },
+  { name: 'Sessions', description: 'Where the signed-in user is signed in, and signing those sessions out.' },
+  { name: 'Billing', description: 'The catalogue, price previews, discounts, checkout and billing details (payments through Paddle).' },
+  { name: 'Subscription', description: "The user's subscription: its state, cancel, continue, plan changes, payment method and invoices." },
+  { name: 'Licences', description: 'Perpetual licences, seats (the computers using them), coupons and Shapelab Lite keys.' },
+  {
+    name: 'Devices',
+    description: `The desktop API: what the Shapelab desktop application calls.
+
+1. Sign the user in with \`POST /api/auth/login\` to get an access token.
+2. \`POST /api/desktop/activate\` with \`Authorization: Bearer <access token>\` attaches this computer to one of
+   the user's seats and answers a **device token** (\`sld_...\`). Store it; the access token is no longer needed.
+3. Every other \`/api/desktop/*\` call sends \`Authorization: Bearer <device token>\`: a heartbeat at each start
+   (\`launched: true\`) and from time to time while running, which answers the current **entitlement** (what the
+   application may do: \`exportEnabled\`, \`saveEnabled\`, \`plan\`, \`trialEndsAt\`, \`accessEndsAt\`, \`releases\`);
+   and reports of sessions and exports, one at a time or queued offline and sent in one batch.
+4. A device token stops working (401 \`DEVICE_TOKEN_INVALID\`) when the user releases the seat in the portal
+   or activates the computer again with \`replace: true\`. The application then signs in and activates again.
+
+Reports carry the client's own uuid \`id\`, so a retried request is recorded once (\`recorded: false\` the
+second time). Every error answer is \`{ messageKey, message }\`; 429 answers carry \`Retry-After\` (seconds).
+The command-line client tools/desktop-client.ts (\`npm run desktop\`) makes the same calls.`,
+  },
+  { name: 'Releases', description: 'Downloads of the desktop application.' },
+  { name: 'Events', description: "A server-sent event stream of the signed-in user's changes." },
+  { name: 'Analytics', description: 'The admin dashboard figures and sign-up cohorts.' },
+  { name: 'Health', description: 'Liveness and readiness for load balancers.' },
+  { name: 'Jobs', description: 'The durable background work (mail, refunds at Paddle, cancellations): what waits, what failed and why.' },
+  { name: 'Webhooks', description: 'Calls from the payment provider.' },
+  { name: 'Admin', description: 'Everything only administrators may call (also listed under its area).' },
+] as const;
+
+export type TagName = (typeof TAGS)[number]['name'];
+
+export type OperationKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /api/${string}`;
+
+export interface Operation {
+  tag: TagName | 'Other';
+  summary: string;
+  description?: string;
+  /** Failures the route's service answers, by status (the keys are shown with their English text). */
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 503, MessageKey[]>>;
+  /** Authenticated by the desktop device token, checked in the handler rather than by a guard. */
+  deviceToken?: true;
+  /** Answers that are not JSON (no zod schema to describe them), as OpenAPI response objects. */
+  responses?: Record<string, unknown>;
+}
+
+const PAYMENT_PROVIDER_DOWN: Operation['errors'] = { 503: ['BILLING_UNAVAILABLE'] };
+
+export const OPERATIONS: Record<OperationKey, Operation> = {
+  // Health
+  'GET /api/health': { tag: 'Health', summary: 'Liveness: the process answers and the database responds' },
+  'GET /api/health/ready': { tag: 'Health', summary: 'Readiness: 200 when this instance should get traffic, 503 naming why not' },
+
+  // Jobs
+  'GET /api/admin/jobs': { tag: 'Jobs', summary: 'Jobs newest first, by status, with the counts waiting, running and failed (no payloads)' },
+  'POST /api/admin/jobs/:id/retry': { tag: 'Jobs', summary: 'Give a failed job its tries again, due now', errors: { 409: ['JOB_NOT_RETRYABLE'] } },
+
+  // Auth
+  'POST /api/auth/login': {
+    tag: 'Auth',
+    summary: 'Sign in with email and password',
+    description: 'Answers an access token (JWT, send as `Authorization: Bearer`) and an offline token to renew it with `POST /api/auth/validate`. Failed attempts slow down and are limited per account and address.',
+    errors: { 401: ['WRONG_CREDENTIALS'], 403: ['USER_NOT_VERIFIED'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'POST /api/auth/admin-login': {
+    tag: 'Auth',
+    summary: 'Sign in to the admin console',
+    errors: { 401: ['WRONG_CREDENTIALS'], 403: ['NOT_AN_ADMIN'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'POST /api/auth/validate': {
+    tag: 'Auth',
+    summary: 'Trade an offline token for a new access token',
+    errors: { 401: ['INVALID_TOKEN', 'SESSION_EXPIRED'] },
+  },
+  'POST /api/auth/logout': {
+    tag: 'Auth',
+    summary: 'Sign out: ends the session of the access token and/or the offline token sent; never 401',
+  },
+  'GET /api/auth/:provider/login': {
+    tag: 'Auth',
+    summary: "Start Google or Facebook sign-in: the provider's authorisation address",
+    errors: { 400: ['REDIRECT_URL_NOT_ALLOWED'], 503: ['SOCIAL_PROVIDER_UNAVAILABLE'] },
+  },
+  'POST /api/auth/:provider/redirect': {
+    tag: 'Auth',
+    summary: "Finish Google or Facebook sign-in with the provider's callback; signs in or registers",
+    errors: { 400: ['STATE_MISMATCH', 'SOCIAL_EMAIL_UNVERIFIED', 'SOCIAL_SIGN_IN_FAILED', 'FACEBOOK_CALLBACK_ERROR'], 409: ['SOCIAL_EMAIL_IN_USE'], 503: ['SOCIAL_PROVIDER_UNAVAILABLE'] },
+  },
+  'POST /api/auth/:provider/connect': {
+    tag: 'Auth',
+    summary: 'Connect a Google or Facebook account to the signed-in user',
+    errors: { 400: ['STATE_MISMATCH', 'SOCIAL_EMAIL_UNVERIFIED', 'SOCIAL_SIGN_IN_FAILED', 'FACEBOOK_CALLBACK_ERROR'], 409: ['SOCIAL_ALREADY_CONNECTED'], 503: ['SOCIAL_PROVIDER_UNAVAILABLE'] },
+  },
+  'POST /api/auth/facebook/disconnect': {
+    tag: 'Auth',
+    summary: 'Disconnect Facebook after confirming with Facebook (its deauthorisation flow)',
+    errors: { 400: ['STATE_MISMATCH', 'SOCIAL_SIGN_IN_FAILED', 'FACEBOOK_CALLBACK_ERROR'], 404: ['SOCIAL_NOT_CONNECTED'], 409: ['SOCIAL_LAST_SIGN_IN_METHOD'], 503: ['SOCIAL_PROVIDER_UNAVAILABLE'] },
+  },
+  'PATCH /api/users/me/disconnectSocial/:provider': {
+    tag: 'Auth',
+    summary: 'Disconnect a Google or Facebook account from the signed-in user',
+    errors: { 404: ['SOCIAL_NOT_CONNECTED'], 409: ['SOCIAL_LAST_SIGN_IN_METHOD'] },
+  },
+
+  // Users: registration and verification
+  'POST /api/users': {
+    tag: 'Users',
+    summary: 'Register; a verification link (or code with `generateVerificationCode`) is mailed',
+    errors: { 400: ['PASSWORD_TOO_WEAK'], 409: ['EMAIL_ALREADY_REGISTERED', 'COUPON_USED_UP'], 410: ['COUPON_EXPIRED'], 422: ['EMAIL_VERIFICATION_FAILED', 'COUPON_INVALID'], 503: ['DEFAULT'] },
+  },
+  'POST /api/users/validate/code': {
+    tag: 'Users',
+    summary: 'Verify the email address with the mailed code; signs the user in',
+    errors: { 400: ['INVALID_VERIFICATION_CODE', 'VERIFICATION_CODE_EXPIRED'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'GET /api/users/validate/:token': {
+    tag: 'Users',
+    summary: 'Verify the email address with the mailed link',
+    errors: { 400: ['INVALID_TOKEN', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
+  },
+  'GET /api/users/resendVerificationEmail/:email': {
+    tag: 'Users',
+    summary: 'Mail the verification link or code again (answers alike for unknown addresses)',
+    errors: { 429: ['TOO_MANY_REQUESTS'] },
+  },
+  // Users: password reset and account
+  'GET /api/users/forget-password/:email': {
+    tag: 'Users',
+    summary: 'Mail a password reset link (answers alike for unknown addresses)',
+    errors: { 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'GET /api/users/forget-password/check-token/:token': { tag: 'Users', summary: 'Check a password reset link before showing the form' },
+  'PATCH /api/users/forget-password/validate-token': {
+    tag: 'Users',
+    summary: 'Set a new password with a reset link; ends every session',
+    errors: { 400: ['INVALID_PASSWORD_TOKEN', 'PASSWORD_TOO_WEAK'] },
+  },
+  'POST /api/users/checkOldPassword': {
+    tag: 'Users',
+    summary: "Check the signed-in user's current password",
+    errors: { 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'PATCH /api/users/password': {
+    tag: 'Users',
+    summary: 'Change the password; ends the other sessions',
+    errors: { 400: ['WRONG_OLD_PASSWORD', 'PASSWORD_TOO_WEAK'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'GET /api/users/me': { tag: 'Users', summary: 'The signed-in user' },
+  'PATCH /api/users/me': {
+    tag: 'Users',
+    summary: 'Update the profile',
+    errors: { 400: ['PHONE_NUMBER_INVALID', 'REGION_NOT_FOUND'] },
+  },
+  'DELETE /api/users/me': {
+    tag: 'Users',
+    summary: 'Delete the account (password, or a recent sign-in for social-only accounts)',
+    errors: { 403: ['WRONG_PASSWORD', 'REAUTHENTICATION_REQUIRED'], 409: ['LAST_ADMIN'], 429: ['TOO_MANY_REQUESTS'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/users/me/export': {
+    tag: 'Users',
+    summary: "Download the user's data as a JSON file (GDPR article 20)",
+    responses: { 200: { description: 'The data, as an attachment', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+  'POST /api/users/downloadedShapelab': { tag: 'Releases', summary: 'Record that the user downloaded the desktop application' },
+
+  // Sessions
+  'GET /api/users/me/sessions': { tag: 'Sessions', summary: "The user's sessions, the current one marked" },
+  'DELETE /api/users/me/sessions': { tag: 'Sessions', summary: 'Sign out everywhere else: end every session but this one' },
+  'DELETE /api/users/me/sessions/:id': { tag: 'Sessions', summary: 'End one session', errors: { 404: ['SESSION_NOT_FOUND'] } },
+
+  // Admin: users
+  'GET /api/users': { tag: 'Users', summary: 'List users (search, filter, sort, page)' },
+  'PATCH /api/users/:id': {
+    tag: 'Users',
+    summary: "Change a user's roles",
+    errors: { 404: ['USER_NOT_FOUND'], 409: ['CANNOT_MODIFY_SELF', 'LAST_ADMIN'] },
+  },
+  'DELETE /api/users/:id': {
+    tag: 'Users',
+    summary: 'Delete a user',
+    errors: { 404: ['USER_NOT_FOUND'], 409: ['CANNOT_MODIFY_SELF', 'LAST_ADMIN'] },
+  },
+  'GET /api/users/:id/audit': { tag: 'Users', summary: "A user's audit trail" },
+
+  // Billing
+  'GET /api/paddle/config': { tag: 'Billing', summary: "The payment provider's client settings for Paddle.js" },
+  'GET /api/paddle/list-plans': { tag: 'Billing', summary: 'Subscription plans with prices for the signed-in user', errors: { 404: ['PRICE_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'GET /api/perpetual/products': { tag: 'Billing', summary: 'Perpetual licences on sale, with prices for the signed-in user', errors: PAYMENT_PROVIDER_DOWN },
+  'POST /api/subscription/preload': {
+    tag: 'Billing',
+    summary: 'Price preview of the subscription plans (taxes by country or saved address, optional discount)',
+    errors: { 400: ['INVALID_COUPON_CODE'], 404: ['PRICE_NOT_FOUND', 'DISCOUNT_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/perpetual/preload': {
+    tag: 'Billing',
+    summary: 'Price preview of the perpetual licences (taxes by country or saved address, optional discount)',
+    errors: { 400: ['INVALID_COUPON_CODE'], 404: ['PRICE_NOT_FOUND', 'DISCOUNT_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/perpetual/discount-object-by-code/': {
+    tag: 'Billing',
+    summary: 'Look up a discount code',
+    errors: { 400: ['INVALID_COUPON_CODE', 'DISCOUNT_NOT_HUMBLE_BUNDLE'], 404: ['DISCOUNT_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/perpetual/get-discount-by-price-id': { tag: 'Billing', summary: 'The automatic discount of a price, or null', errors: { 404: ['PRICE_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'POST /api/paddle/checkout': {
+    tag: 'Billing',
+    summary: 'Open a checkout (a Paddle transaction) for a plan or licence',
+    errors: { 403: ['DISCOUNT_NOT_ELIGIBLE'], 404: ['PRICE_NOT_FOUND', 'DISCOUNT_NOT_FOUND'], 409: ['PRODUCT_ALREADY_OWNED', 'SUBSCRIPTION_EXISTS', 'BILLING_EMAIL_TAKEN'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/subscription/paddle/customer': { tag: 'Billing', summary: "The user's Paddle customer id (created on first use)", errors: { 409: ['BILLING_EMAIL_TAKEN'], ...PAYMENT_PROVIDER_DOWN } },
+  'GET /api/subscription/billing-info': { tag: 'Billing', summary: 'Billing address, business and tax id', errors: PAYMENT_PROVIDER_DOWN },
+  'PATCH /api/subscription/billing-info': {
+    tag: 'Billing',
+    summary: 'Update billing address, business and tax id',
+    errors: { 400: ['INVALID_REGION_OR_VAT'], 409: ['BILLING_EMAIL_TAKEN'], ...PAYMENT_PROVIDER_DOWN },
+  },
+
+  // Subscription
+  'GET /api/subscription/user': { tag: 'Subscription', summary: "The user's subscription, or null" },
+  'POST /api/subscription/cancel': {
+    tag: 'Subscription',
+    summary: 'Cancel at the period end, or at once with a refund within the refund window',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/subscription/continue': {
+    tag: 'Subscription',
+    summary: 'Undo a scheduled cancellation',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/subscription/change/preview': {
+    tag: 'Subscription',
+    summary: 'What changing the billing interval would charge now',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND', 'PRICE_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'SUBSCRIPTION_CHANGE_PENDING', 'PRORATION_NOT_CHARGEABLE'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/subscription/change': {
+    tag: 'Subscription',
+    summary: 'Change the billing interval (monthly/yearly)',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND', 'PRICE_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'SUBSCRIPTION_CHANGE_PENDING', 'PRORATION_NOT_CHARGEABLE'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/subscription/payment-method': { tag: 'Subscription', summary: 'The card or account the subscription is paid with', errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'POST /api/subscription/payment-method': {
+    tag: 'Subscription',
+    summary: 'A transaction for Paddle.js to update the payment method',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/subscription/approve/:subscriptionId': {
+    tag: 'Subscription',
+    summary: 'After checkout: the new subscription once the payment provider confirms it',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/subscription/billing/invoice': { tag: 'Subscription', summary: "The user's invoices", errors: PAYMENT_PROVIDER_DOWN },
+  'GET /api/subscription/billing/invoice/:transactionId': {
+    tag: 'Subscription',
+    summary: "A short-lived link to an invoice's PDF",
+    errors: { 404: ['INVOICE_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/paddle/webhook': {
+    tag: 'Webhooks',
+    summary: "Paddle's webhook (signed with `Paddle-Signature`); not for clients",
+    errors: { 400: ['VALIDATION_FAILED'], 401: ['INVALID_WEBHOOK_SIGNATURE'] },
+  },
+
+  // Licences
+  'GET /api/perpetual/license': { tag: 'Licences', summary: "The user's perpetual licences (an admin may name another user)", errors: { 403: ['FORBIDDEN'] } },
+  'POST /api/perpetual/license/:licenceId/return': {
+    tag: 'Licences',
+    summary: 'Return a licence within 14 days for a refund',
+    errors: { 404: ['LICENCE_NOT_FOUND'], 409: ['REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'GET /api/perpetual/seats': { tag: 'Licences', summary: "The computers holding the user's seats, and how many seats there are" },
+  'DELETE /api/perpetual/seats': {
+    tag: 'Licences',
+    summary: "Release a seat: the computer's device token stops working at once",
+    errors: { 404: ['SEAT_NOT_FOUND'] },
+  },
+  'POST /api/coupons/redeem': {
+    tag: 'Licences',
+    summary: 'Redeem a coupon (a licence or days of access)',
+    errors: { 409: ['COUPON_ALREADY_ACTIVATED', 'COUPON_USED_UP', 'PRODUCT_ALREADY_OWNED'], 410: ['COUPON_EXPIRED'], 422: ['COUPON_INVALID'] },
+  },
+  'GET /api/coupons': { tag: 'Licences', summary: 'List coupons' },
+  'POST /api/coupons': { tag: 'Licences', summary: 'Create a coupon', errors: { 409: ['COUPON_EXISTS'] } },
+  'POST /api/lite-keys/redeem': { tag: 'Licences', summary: 'Claim a Shapelab Lite key', errors: { 409: ['LITE_KEY_CLAIMED'], 422: ['LITE_KEY_INVALID'] } },
+  'GET /api/lite-keys': { tag: 'Licences', summary: 'List unused Lite keys' },
+  'GET /api/lite-keys/export': {
+    tag: 'Licences',
+    summary: 'Download the unused Lite keys as CSV',
+    responses: { 200: { description: 'The keys, as an attachment', content: { 'text/csv': { schema: { type: 'string' } } } } },
+  },
+  'POST /api/lite-keys/import': { tag: 'Licences', summary: 'Import Lite keys from CSV' },
+
+  // Releases
+  'GET /api/releases/latest': { tag: 'Releases', summary: 'The newest build of the desktop application per platform and channel' },
+  'POST /api/releases': { tag: 'Releases', summary: 'Add a release' },
+
+  // Events
+  'GET /api/events': {
+    tag: 'Events',
+    summary: "Server-sent events of the user's changes (subscription, licence, transaction, seat)",
+    description: 'A `text/event-stream`: each event is `event: <type>` with a JSON `data:` line; a comment line every 45 seconds keeps the connection open. Reconnect after the `retry:` it sends. 503 `TOO_MANY_STREAMS` when this instance holds its maximum of streams.',
+    errors: { 503: ['TOO_MANY_STREAMS'] },
+    responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+  },
+
+  // Analytics
+  'GET /api/analytics': { tag: 'Analytics', summary: 'Dashboard figures for a period and filters', errors: { 400: ['ANALYTICS_RANGE_INVALID', 'ANALYTICS_PLAYED_RANGE_INVALID'] } },
+  'GET /api/analytics/cohorts': { tag: 'Analytics', summary: 'Sign-up cohorts and their retention', errors: { 400: ['ANALYTICS_RANGE_INVALID'] } },
+
+  // Devices: the desktop API
+  'POST /api/desktop/activate': {
+    tag: 'Devices',
+    summary: 'Activate this computer: take a seat and get a device token',
+    description: `Send the user's **access token** (from \`POST /api/auth/login\`). \`computerId\` identifies the computer
+(stable across starts), \`name\` is shown to the user in the portal's device list.
+
+Answers \`{ deviceToken, seat, entitlement }\`. Keep \`deviceToken\` (\`sld_...\`): every other desktop call uses it.
+
+- 409 \`SEAT_LIMIT_REACHED\`: all the user's seats are taken; the user releases one in the portal.
+- 409 \`DEVICE_ALREADY_ATTACHED\`: this computer already holds a seat; send again with \`replace: true\` to get a
+  new token (the old one stops working).
+
+A store build names its store in \`channel\` (\`steam\`, \`metapc-store\`, \`viveport\`, \`android\`); otherwise the
+channel follows the user's plan. Failed activations are limited per address and account (429).`,
+    errors: { 409: ['SEAT_LIMIT_REACHED', 'DEVICE_ALREADY_ATTACHED'] },
+  },
+  'POST /api/desktop/heartbeat': {
+    tag: 'Devices',
+    summary: 'Heartbeat: record a start or a sign of life, and get the current entitlement',
+    description: `Send at each start of the application with \`launched: true\` and a fresh \`launchId\` (uuid; a retried
+heartbeat with the same id counts the launch once) and the application's \`version\`, then from time to time
+while it runs (no body, or \`{}\`). Answers \`{ seat, entitlement }\`: apply \`entitlement.exportEnabled\` and
+\`saveEnabled\` as they are; they are decided by the server's clock (a trial ends at \`trialEndsAt\`, coupon
+access at \`accessEndsAt\`; a perpetual licence covers the \`releases\` listed).`,
+    deviceToken: true,
+  },
+  'POST /api/desktop/sessions': {
+    tag: 'Devices',
+    summary: 'Report one session of use',
+    description: 'One use of the application: `startedAt`/`endedAt` (ISO 8601 with offset), `lengthSeconds`, `playedSeconds` (idle time left out, at most the length; the length when absent), `suspicious`. Idempotent on `id` (a uuid the client makes): answers `recorded: false` for an id already reported.',
+    deviceToken: true,
+  },
+  'POST /api/desktop/exports': {
+    tag: 'Devices',
+    summary: 'Report one exported file',
+    description: 'The `format` of an exported file and when (`exportedAt`, ISO 8601 with offset). Idempotent on `id` (a uuid the client makes).',
+    deviceToken: true,
+  },
+  'POST /api/desktop/reports': {
+    tag: 'Devices',
+    summary: 'Report queued sessions and exports in one batch',
+    description: 'What the application queued while offline: `{ sessions?: [...], exports?: [...] }` with the bodies of `/api/desktop/sessions` and `/api/desktop/exports`, at most 1,000 in all, recorded in one transaction. Answers how many of each were new (ids already reported are skipped), so a batch can be retried whole.',
+    deviceToken: true,
+  },
+  'POST /api/desktop/lite-keys/claim': {
+    tag: 'Devices',
+    summary: "Claim a Shapelab Lite key for the device's user",
+    description: 'A Lite key bought in a store, claimed from the application. Answers the `grant`; the next heartbeat shows the `lite` plan. Failed claims are limited per address and account (429).',
+    deviceToken: true,
+    errors: { 409: ['LITE_KEY_CLAIMED'], 422: ['LITE_KEY_INVALID'] },
+  },
+};
