@@ -73,6 +73,11 @@ export interface BillingConfig {
   webhookSecret: string;
   /** The stand-in's webhook delivery: in order, or (to try the portal against it) duplicated and reordered. */
   sandboxDelivery?: 'ordered' | 'chaotic';
+  /**
+   * `PADDLE_STANDIN_URL`: a stand-in shared by several instances (`npm run paddle-standin`) instead of one
+   * started inside this process; its key and secret are asked of it at start.
+   */
+  standinUrl?: string;
 }
 
 export interface SocialConfig {
@@ -136,6 +141,7 @@ const envSchema = z.object({
   PADDLE_CLIENT_TOKEN: z.string().min(10, 'must be a Paddle client-side token').optional(),
   PADDLE_WEBHOOK_SECRET: z.string().min(10, 'must be the webhook destination secret').optional(),
   PADDLE_SANDBOX_DELIVERY: z.enum(['ordered', 'chaotic'], { error: 'must be ordered or chaotic' }).default('ordered'),
+  PADDLE_STANDIN_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) address of `npm run paddle-standin`' }).optional(),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -209,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (!paddleSandbox && !values.PADDLE_CLIENT_TOKEN) problems.push('PADDLE_CLIENT_TOKEN: is required with PADDLE_API_KEY');
   if (!paddleSandbox && !values.PADDLE_WEBHOOK_SECRET) problems.push('PADDLE_WEBHOOK_SECRET: is required with PADDLE_API_KEY');
+  if (!paddleSandbox && values.PADDLE_STANDIN_URL) problems.push('PADDLE_STANDIN_URL: points at the offline stand-in; it cannot go with PADDLE_API_KEY');
   const googleClient = pair(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET, 'GOOGLE');
   const facebookClient = pair(values.FACEBOOK_CLIENT_ID, values.FACEBOOK_CLIENT_SECRET, 'FACEBOOK');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -240,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       clientToken: values.PADDLE_CLIENT_TOKEN ?? '',
       webhookSecret: values.PADDLE_WEBHOOK_SECRET ?? '',
       sandboxDelivery: values.PADDLE_SANDBOX_DELIVERY,
+      ...(paddleSandbox && values.PADDLE_STANDIN_URL ? { standinUrl: values.PADDLE_STANDIN_URL.replace(/\/$/, '') } : {}),
     },
     social: {
       standins,

@@ -6,7 +6,7 @@ import { AdjustableClock, SystemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { startSocialStandins } from './modules/oauth/standins/index.js';
-import { sandboxBilling, startPaddleSandbox } from './sandbox/index.js';
+import { sandboxBilling, sharedSandboxBilling, startPaddleSandbox } from './sandbox/index.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { seedAdmin, type SeedResult } from './modules/users/service.js';
 import { seedReleases } from './modules/releases/service.js';
@@ -59,16 +59,20 @@ export async function main(): Promise<void> {
   const standins = config.social.standins ? await startSocialStandins(config) : null;
   if (standins) config = { ...config, social: standins.social };
 
-  // Offline, Paddle is the stand-in of server/sandbox/, on a port of its own, on the server's clock.
-  const paddleSandbox = config.billing.sandbox
-    ? await startPaddleSandbox({
-        host: config.host,
-        clock,
-        dataFile: path.join(config.dataDir, 'paddle-sandbox.json'),
-        delivery: config.billing.sandboxDelivery ?? 'ordered',
-        invoiceBaseUrl: `${config.appUrl}/paddle-sandbox/invoices`,
-      })
-    : null;
+  // Offline, Paddle is the stand-in of server/sandbox/, on a port of its own, on the server's clock; or,
+  // for several instances, one shared stand-in (PADDLE_STANDIN_URL) that delivers to the load balancer.
+  const { standinUrl } = config.billing;
+  if (config.billing.sandbox && standinUrl) config = { ...config, billing: { ...config.billing, ...(await sharedSandboxBilling(standinUrl)) } };
+  const paddleSandbox =
+    config.billing.sandbox && !standinUrl
+      ? await startPaddleSandbox({
+          host: config.host,
+          clock,
+          dataFile: path.join(config.dataDir, 'paddle-sandbox.json'),
+          delivery: config.billing.sandboxDelivery ?? 'ordered',
+          invoiceBaseUrl: `${config.appUrl}/paddle-sandbox/invoices`,
+        })
+      : null;
   if (paddleSandbox) config = { ...config, billing: { ...config.billing, ...sandboxBilling(paddleSandbox) } };
 
   const app = await buildApp({ config, db, clock });

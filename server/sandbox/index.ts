@@ -18,6 +18,9 @@ export type WebhookDelivery = (rawBody: string, signature: string) => Promise<vo
  */
 export type DeliveryMode = 'ordered' | 'chaotic';
 
+/** Where the shared stand-in tells instances how to reach it. */
+export const CONNECTION_PATH = '/sandbox/connection';
+
 /** How often the stand-in looks for renewals that the clock has made due. */
 const TICK_MS = 1000;
 /** How long chaotic delivery holds events before sending them. */
@@ -27,7 +30,21 @@ const CHAOTIC_HOLD_MS = 2000;
  * The offline stand-in for Paddle Billing: the subset of its HTTP API the server calls, reached through
  * the real SDK (its `environment` set to this base URL). Never on in production (server/config.ts).
  */
-export async function startPaddleSandbox(options: { host: string; clock: Clock; dataFile: string | null; delivery?: DeliveryMode; invoiceBaseUrl?: string }) {
+export async function startPaddleSandbox(options: {
+  host: string;
+  clock: Clock;
+  dataFile: string | null;
+  delivery?: DeliveryMode;
+  invoiceBaseUrl?: string;
+  /** A fixed port (the shared stand-in); 0 or none picks a free one. */
+  port?: number;
+  /**
+   * The shared stand-in (`npm run paddle-standin`) tells instances its API key and webhook secret at
+   * `GET /sandbox/connection`, so `PADDLE_STANDIN_URL` is all they need. Development and tests only:
+   * the stand-in is a local test double and production refuses it.
+   */
+  shareConnection?: boolean;
+}) {
   const apiKey = `sandbox_${randomBytes(24).toString('hex')}`;
   const webhookSecret = `pdl_ntfset_${randomBytes(16).toString('hex')}`;
   const state = new SandboxState(options.dataFile);
@@ -77,8 +94,14 @@ export async function startPaddleSandbox(options: { host: string; clock: Clock; 
   const { routes, tick } = purchases(state, options.clock, emit, options.invoiceBaseUrl);
   const handle = createHandler(apiKey, [...sandboxRoutes(state, options.clock), ...routes], tick);
   // The handler answers every failure itself (a 500 with the error), so its promise has nothing left to report.
-  const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, options.host, resolve));
+  const server = createServer((req, res) => {
+    if (options.shareConnection && req.method === 'GET' && req.url === CONNECTION_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiKey, webhookSecret }));
+      return;
+    }
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
   const timer = setInterval(() => void tick(), TICK_MS);
   timer.unref();
   const { port } = server.address() as AddressInfo;
@@ -117,4 +140,13 @@ export async function startPaddleSandbox(options: { host: string; clock: Clock; 
 /** The billing settings that point the server at a running stand-in. */
 export function sandboxBilling(sandbox: { baseUrl: string; apiKey: string; webhookSecret: string }): Omit<BillingConfig, 'sandbox'> {
   return { apiKey: sandbox.apiKey, environment: sandbox.baseUrl, clientToken: 'test_sandbox_client_token', webhookSecret: sandbox.webhookSecret };
+}
+
+/** The billing settings of an instance pointed at a shared stand-in (`PADDLE_STANDIN_URL`), asked of it. */
+export async function sharedSandboxBilling(standinUrl: string): Promise<Omit<BillingConfig, 'sandbox'>> {
+  const baseUrl = standinUrl.replace(/\/$/, '');
+  const response = await fetch(`${baseUrl}${CONNECTION_PATH}`);
+  if (!response.ok) throw new Error(`the Paddle stand-in at ${baseUrl} answered ${response.status}; is it \`npm run paddle-standin\`?`);
+  const { apiKey, webhookSecret } = (await response.json()) as { apiKey: string; webhookSecret: string };
+  return sandboxBilling({ baseUrl, apiKey, webhookSecret });
 }

@@ -66,20 +66,26 @@ export async function seedAdmin(
   if (existing) return { email, created: false };
   const generatedPassword = configuredPassword ? undefined : randomBytes(12).toString('base64url');
   const now = clock.now().toISOString();
-  await users.insert(
-    {
-      id: randomUUID(),
-      email,
-      password_hash: await hashPassword(configuredPassword ?? (generatedPassword as string)),
-      first_name: 'Admin',
-      last_name: null,
-      email_verified_at: now,
-      signup_source: 'seed',
-      created_at: now,
-      updated_at: now,
-    },
-    ['user', 'admin'],
-  );
+  try {
+    await users.insert(
+      {
+        id: randomUUID(),
+        email,
+        password_hash: await hashPassword(configuredPassword ?? (generatedPassword as string)),
+        first_name: 'Admin',
+        last_name: null,
+        email_verified_at: now,
+        signup_source: 'seed',
+        created_at: now,
+        updated_at: now,
+      },
+      ['user', 'admin'],
+    );
+  } catch (error) {
+    // Instances started together on one database: another one created the admin first.
+    if (await users.findByEmail(email)) return { email, created: false };
+    throw error;
+  }
   return { email, generatedPassword, created: true };
 }
 
