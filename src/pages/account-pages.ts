@@ -25,4 +25,5 @@ export const ACCOUNT_PAGES: PageLoaders<AccountPageName> = {
   users: () => import('./admin/Users.js'),
   analytics: () => import('./admin/Analytics.js'),
   cohort: () => import('./admin/Cohort.js'),
+  jobs: () => import('./admin/Jobs.js'),
 };

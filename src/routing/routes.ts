@@ -41,6 +41,7 @@ export const PAGE_MODULES = {
   users: 'admin/Users',
   analytics: 'admin/Analytics',
   cohort: 'admin/Cohort',
+  jobs: 'admin/Jobs',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
@@ -105,6 +106,7 @@ export const RESOURCES = {
   'analytics-perpetual-2024': 'admin',
   'analytics-viveport': 'admin',
   'analytics-android': 'admin',
+  jobs: 'admin',
 } as const satisfies Record<string, Extract<Access, 'user' | 'admin'>>;
 export type ResourceName = keyof typeof RESOURCES;
 
@@ -170,6 +172,7 @@ export const ROUTES: RouteEntry[] = [
   account('admin/cohort', 'routes.cohort', 'cohort', 'cohorts', 'admin'),
   account('admin/users', 'routes.users', 'users', 'users', 'admin'),
   account('admin/shapelab-lite', 'routes.shapelabLite', 'shapelabLite', 'lite-keys', 'admin'),
+  account('admin/jobs', 'routes.jobs', 'jobs', 'jobs', 'admin'),
   account('admin/analytics/steam', 'routes.steamAnalytics', 'analytics', 'analytics-steam', 'storeAnalytics'),
   account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'analytics', 'analytics-subscription', 'storeAnalytics'),
   account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'analytics', 'analytics-metapc', 'storeAnalytics'),
