@@ -8,8 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -99,25 +98,25 @@ export default function JobsPage({ titleKey }: PageProps) {
         </Box>
       )}
 
-      <Typography variant="h6" component="h2" id="jobs-filter-label" sx={{ mb: 1 }}>
-        {t('pages.jobs.filter')}
-      </Typography>
-      <ToggleButtonGroup
-        exclusive
+      <TextField
+        id="jobs-status"
+        select
         size="small"
+        label={t('pages.jobs.filter')}
         value={view.status ?? 'all'}
-        onChange={(_event, value: Filter | null) => {
-          if (value) show({ status: value === 'all' ? null : value, page: 0 });
+        onChange={(event) => {
+          const value = event.target.value as Filter;
+          show({ status: value === 'all' ? null : value, page: 0 });
         }}
-        aria-labelledby="jobs-filter-label"
-        sx={{ mb: 2, flexWrap: 'wrap' }}
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        sx={{ mb: 2, minWidth: 220 }}
       >
         {FILTERS.map((filter) => (
-          <ToggleButton key={filter} value={filter}>
+          <option key={filter} value={filter}>
             {t(`pages.jobs.filters.${filter}`)}
-          </ToggleButton>
+          </option>
         ))}
-      </ToggleButtonGroup>
+      </TextField>
 
       {jobs &&
         (jobs.total === 0 ? (
