@@ -17,7 +17,7 @@ export const PAGE_MODULES = {
   verifyEmail: 'auth/VerifyEmail',
   confirmCode: 'auth/ConfirmCode',
   registration: 'auth/Registration',
-  registrationSiggraph: 'auth/RegistrationSiggraph',
+  registrationSiggraph: 'auth/Registration',
   registrationSuccess: 'auth/RegistrationSuccess',
   legal: 'public/LegalDocument',
   socialCallback: 'auth/SocialCallback',
@@ -110,13 +110,16 @@ export const RESOURCES = {
 } as const satisfies Record<string, Extract<Access, 'user' | 'admin'>>;
 export type ResourceName = keyof typeof RESOURCES;
 
-const account = (
-  path: string,
-  titleKey: string,
-  page: AccountPageName,
-  resource: ResourceName,
-  menu?: MenuName,
-): AccountRoute => ({ path, access: RESOURCES[resource], layout: 'account', titleKey, page, resource, ...(menu ? { menu } : {}) });
+/** A signed-in screen; its title is `routes.<page>` unless it names another. */
+const account = (path: string, page: AccountPageName, resource: ResourceName, menu?: MenuName, title: string = page): AccountRoute => ({
+  path,
+  access: RESOURCES[resource],
+  layout: 'account',
+  titleKey: `routes.${title}`,
+  page,
+  resource,
+  ...(menu ? { menu } : {}),
+});
 
 const publicPage = (path: string, titleKey: string, access: 'public' | 'anonymous', page: PublicPageName): PublicRoute => ({
   path,
@@ -129,27 +132,27 @@ const publicPage = (path: string, titleKey: string, access: 'public' | 'anonymou
 
 export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
-  account('', 'routes.profile', 'profile', 'profile'),
-  account('account/profile', 'routes.profile', 'profile', 'profile', 'account'),
-  account('account/subscription', 'routes.subscription', 'subscription', 'subscription', 'account'),
-  account('account/subscription/choose-plan', 'routes.choosePlan', 'choosePlan', 'plans'),
-  account('account/payment-options', 'routes.paymentOptions', 'paymentOptions', 'payment-method', 'account'),
-  account('account/billing-info', 'routes.billingInfo', 'billingInfo', 'billing-info', 'account'),
-  account('account/purchase-history', 'routes.purchaseHistory', 'purchaseHistory', 'invoices', 'account'),
-  account('account/licences', 'routes.licences', 'licences', 'licences', 'account'),
-  account('account/device-manager', 'routes.deviceManager', 'deviceManager', 'seats', 'account'),
-  account('account/security', 'routes.security', 'security', 'sessions', 'account'),
-  account('checkout-new/:type/:priceId?', 'routes.checkoutNew', 'checkoutNew', 'checkout'),
-  account('sub-payment', 'routes.checkoutNew', 'subPayment', 'checkout'),
-  account('perpetual', 'routes.perpetualProducts', 'perpetualProducts', 'perpetual-products'),
-  account('perpetual/success', 'routes.perpetualSuccess', 'purchaseSuccess', 'checkout'),
-  account('subscription/success', 'routes.subscriptionSuccess', 'purchaseSuccess', 'checkout'),
+  account('', 'profile', 'profile'),
+  account('account/profile', 'profile', 'profile', 'account'),
+  account('account/subscription', 'subscription', 'subscription', 'account'),
+  account('account/subscription/choose-plan', 'choosePlan', 'plans'),
+  account('account/payment-options', 'paymentOptions', 'payment-method', 'account'),
+  account('account/billing-info', 'billingInfo', 'billing-info', 'account'),
+  account('account/purchase-history', 'purchaseHistory', 'invoices', 'account'),
+  account('account/licences', 'licences', 'licences', 'account'),
+  account('account/device-manager', 'deviceManager', 'seats', 'account'),
+  account('account/security', 'security', 'sessions', 'account'),
+  account('checkout-new/:type/:priceId?', 'checkoutNew', 'checkout'),
+  account('sub-payment', 'subPayment', 'checkout', undefined, 'checkoutNew'),
+  account('perpetual', 'perpetualProducts', 'perpetual-products'),
+  account('perpetual/success', 'purchaseSuccess', 'checkout', undefined, 'perpetualSuccess'),
+  account('subscription/success', 'purchaseSuccess', 'checkout', undefined, 'subscriptionSuccess'),
   // Redirect helpers that need a session.
-  account('google/connect', 'routes.googleConnect', 'socialAccount', 'profile'),
-  account('facebook/connect', 'routes.facebookConnect', 'socialAccount', 'profile'),
-  account('facebook/disconnect', 'routes.facebookDisconnect', 'socialAccount', 'profile'),
-  account('paypal/return', 'routes.paypalReturn', 'paypalReturn', 'payment-method'),
-  account('paypal/cancel', 'routes.paypalCancel', 'paypalReturn', 'payment-method'),
+  account('google/connect', 'socialAccount', 'profile', undefined, 'googleConnect'),
+  account('facebook/connect', 'socialAccount', 'profile', undefined, 'facebookConnect'),
+  account('facebook/disconnect', 'socialAccount', 'profile', undefined, 'facebookDisconnect'),
+  account('paypal/return', 'paypalReturn', 'payment-method'),
+  account('paypal/cancel', 'paypalReturn', 'payment-method', undefined, 'paypalCancel'),
 
   // Public pages.
   publicPage('terms', 'routes.terms', 'public', 'legal'),
@@ -168,17 +171,17 @@ export const ROUTES: RouteEntry[] = [
 
   // Admin area.
   publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
-  account('admin/analytics', 'routes.analytics', 'analytics', 'analytics', 'admin'),
-  account('admin/cohort', 'routes.cohort', 'cohort', 'cohorts', 'admin'),
-  account('admin/users', 'routes.users', 'users', 'users', 'admin'),
-  account('admin/shapelab-lite', 'routes.shapelabLite', 'shapelabLite', 'lite-keys', 'admin'),
-  account('admin/jobs', 'routes.jobs', 'jobs', 'jobs', 'admin'),
-  account('admin/analytics/steam', 'routes.steamAnalytics', 'analytics', 'analytics-steam', 'storeAnalytics'),
-  account('admin/analytics/subscription', 'routes.subscriptionAnalytics', 'analytics', 'analytics-subscription', 'storeAnalytics'),
-  account('admin/analytics/metapc-store', 'routes.metaPcStoreAnalytics', 'analytics', 'analytics-metapc', 'storeAnalytics'),
-  account('admin/analytics/perpetual-2024', 'routes.perpetual2024Analytics', 'analytics', 'analytics-perpetual-2024', 'storeAnalytics'),
-  account('admin/analytics/viveport', 'routes.viveportAnalytics', 'analytics', 'analytics-viveport', 'storeAnalytics'),
-  account('admin/analytics/android', 'routes.androidAnalytics', 'analytics', 'analytics-android', 'storeAnalytics'),
+  account('admin/analytics', 'analytics', 'analytics', 'admin'),
+  account('admin/cohort', 'cohort', 'cohorts', 'admin'),
+  account('admin/users', 'users', 'users', 'admin'),
+  account('admin/shapelab-lite', 'shapelabLite', 'lite-keys', 'admin'),
+  account('admin/jobs', 'jobs', 'jobs', 'admin'),
+  account('admin/analytics/steam', 'analytics', 'analytics-steam', 'storeAnalytics', 'steamAnalytics'),
+  account('admin/analytics/subscription', 'analytics', 'analytics-subscription', 'storeAnalytics', 'subscriptionAnalytics'),
+  account('admin/analytics/metapc-store', 'analytics', 'analytics-metapc', 'storeAnalytics', 'metaPcStoreAnalytics'),
+  account('admin/analytics/perpetual-2024', 'analytics', 'analytics-perpetual-2024', 'storeAnalytics', 'perpetual2024Analytics'),
+  account('admin/analytics/viveport', 'analytics', 'analytics-viveport', 'storeAnalytics', 'viveportAnalytics'),
+  account('admin/analytics/android', 'analytics', 'analytics-android', 'storeAnalytics', 'androidAnalytics'),
 
   // Catch-all.
   publicPage('*', 'pages.notFound.title', 'public', 'notFound'),

@@ -1,14 +1,14 @@
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { SocialButtons } from '../../components/SocialButtons.js';
 import { RegistrationForm } from './RegistrationForm.js';
 
 /** `/registration` and `/registration/siggraph2023`: the same form, the latter recorded as the sign-up source. */
-export function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
+function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
   const { t } = useTranslation();
   const { localize } = useLocale();
   const navigate = useNavigate();
@@ -33,6 +33,11 @@ export function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' })
   );
 }
 
+/**
+ * Both addresses load this one module (one chunk: the SIGGRAPH address stays within the sign-in pages'
+ * 160 KB), and the address says the source.
+ */
 export default function Registration() {
-  return <RegistrationPage source="web" />;
+  const { pathname } = useLocation();
+  return <RegistrationPage source={pathname.endsWith('/registration/siggraph2023') ? 'siggraph2023' : 'web'} />;
 }
