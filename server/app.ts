@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,10 +27,12 @@ import { billingRoutes } from './modules/billing/routes.js';
 import { RefundRunner } from './modules/billing/refunds.js';
 import { couponRoutes } from './modules/coupons/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
+import { registerAnalyticsJobs } from './modules/analytics/jobs.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { liteKeyRoutes } from './modules/lite-keys/routes.js';
 import { releaseRoutes } from './modules/releases/routes.js';
-import { subscriptionRoutes } from './modules/billing/webhook-routes.js';
+import { subscriptionRoutes } from './modules/billing/subscription-routes.js';
+import { paddleWebhookRoutes } from './modules/billing/webhook-routes.js';
 import { END_SECOND_TRIAL_JOB, endSecondTrial } from './modules/billing/subscriptions.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
@@ -46,8 +47,10 @@ import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { databaseRateStore, registerPerAddressLimit } from './plugins/rate-limits.js';
 import { registerGuessLimits } from './plugins/guess-limits.js';
+import { registerJsonBody } from './plugins/json-body.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { requestIdOptions } from './plugins/request-id.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
@@ -61,7 +64,6 @@ export interface AppDeps {
   eventHeartbeatMs?: number;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** How long a closing instance lets its jobs finish before it stops (a job cut off is retried elsewhere). */
 const JOBS_DRAIN_MS = 8_000;
 const HOUSEKEEPING_MS = 3_600_000;
@@ -87,31 +89,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     // Behind a load balancer the client address comes from X-Forwarded-For, trusted only from TRUST_PROXY.
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1_048_576,
-    // genReqId reads x-request-id itself and keeps it only when it is safe to log and echo.
-    requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(zodResponseSerializer);
   app.decorateRequest('authUser', null);
   app.decorateRequest('authSession', null);
-  // The API speaks JSON only; anything else is a 415 instead of a string reaching a JSON schema.
-  app.removeContentTypeParser('text/plain');
-  // The SPA sends Content-Type application/json on every request (spec section 7), also on a POST
-  // without a body (cancel, continue): an empty JSON body is no body, not a 400. Anything else goes
-  // through Fastify's own parser, prototype-poisoning checks included.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') {
-      done(null, undefined);
-      return;
-    }
-    void parseJson(request, body as string, done);
-  });
+  registerJsonBody(app);
 
   // External plugins.
   registerSecurityHeaders(app, {
@@ -152,7 +136,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const readiness = new Readiness(db, { worker: () => jobs.isRunning, events: () => bus.connected });
   // Closing: the load balancer hears "not ready" at once, before streams end and the port closes.
   app.addHook('preClose', async () => readiness.markClosing());
-  await registerMetrics(
+  const metrics = await registerMetrics(
     app,
     { ...config.metrics, host: config.host },
     { openStreams: () => streams.size, jobs: () => jobs.counts(), jobsFailedHere: () => jobs.failedTotal, pool: () => db.pool() },
@@ -199,12 +183,13 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       refunds.register(jobs);
       jobs.handle(END_SECOND_TRIAL_JOB, async (payload) => endSecondTrial(paddle, (payload as { subscriptionId: string }).subscriptionId));
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
-      await api.register(subscriptionRoutes, {
-        deps: { db: db.kysely, dialect: db.dialect, paddle, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, refunds },
-        guards,
+      await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
+      await api.register(paddleWebhookRoutes, {
+        deps: { db: db.kysely, dialect: db.dialect, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, metrics },
       });
       await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
       const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
+      registerAnalyticsJobs(jobs, licensing);
       await api.register(deviceRoutes, { deps: licensing, guards });
       await api.register(couponRoutes, { deps: licensing, guards });
       await api.register(liteKeyRoutes, { deps: licensing, guards });
@@ -233,6 +218,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     await bus.start();
     jobs.start();
   });
+  // Jobs a request queued are looked for once its answer has gone out (server/modules/jobs/queue.ts, add).
+  app.addHook('onResponse', async () => jobs.nudgeQueued());
   // Housekeeping, hourly in every instance (each statement is safe to run twice at once).
   const housekeeping = setInterval(() => {
     Promise.all([jobs.prune(), throttle.prune()]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { AdjustableClock, SystemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
+import { claimSqliteFile } from './db/sqlite-owner.js';
 import { startSocialStandins } from './modules/oauth/standins/index.js';
 import { sandboxBilling, sharedSandboxBilling, startPaddleSandbox } from './sandbox/index.js';
 import { UsersRepo } from './modules/users/repo.js';
@@ -37,6 +38,17 @@ function printBanner(config: Config, address: string, seed: SeedResult): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** SQLite means one instance: a second server on the same file stops here, saying why. */
+function claimSqliteOrExit(database: Config['database']): (() => void) | null {
+  if (database.dialect !== 'sqlite') return null;
+  try {
+    return claimSqliteFile(database.file);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 export async function main(): Promise<void> {
   let config: Config;
   try {
@@ -50,6 +62,7 @@ export async function main(): Promise<void> {
   }
 
   const clock = config.nodeEnv === 'production' ? new SystemClock() : new AdjustableClock();
+  const releaseSqlite = claimSqliteOrExit(config.database);
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   const seed = await seedAdmin(new UsersRepo(db), clock, config.adminEmail, config.adminPassword);
@@ -78,6 +91,7 @@ export async function main(): Promise<void> {
   const app = await buildApp({ config, db, clock });
   if (standins) app.addHook('onClose', standins.close);
   if (paddleSandbox) app.addHook('onClose', paddleSandbox.close);
+  if (releaseSqlite) app.addHook('onClose', async () => releaseSqlite());
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -49,11 +49,14 @@ export function clientOf(request: FastifyRequest): SessionClient {
 
 /** The token of `Authorization: Bearer <token>`; UNAUTHORIZED (401) when there is none. */
 export function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (!header) throw new AppError('UNAUTHORIZED', 401);
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match?.[1]) throw new AppError('UNAUTHORIZED', 401);
-  return match[1];
+  const token = presentedBearer(request);
+  if (!token) throw new AppError('UNAUTHORIZED', 401);
+  return token;
+}
+
+/** The token of `Authorization: Bearer <token>`, or null when there is none (each caller has its own refusal). */
+export function presentedBearer(request: FastifyRequest): string | null {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
 }
 
 /**

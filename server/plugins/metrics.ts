@@ -32,7 +32,13 @@ function isToken(presented: string, token: string): boolean {
   return timingSafeEqual(Buffer.from(digest(presented)), Buffer.from(digest(token)));
 }
 
-function buildRegistry(sources: MetricSources): { registry: Registry; requestSeconds: Histogram<'method' | 'route' | 'status_code'> } {
+/** What the app reports to the metrics as it happens (a no-op when metrics are off). */
+export interface MetricRecorder {
+  /** A Paddle webhook arrived this long after Paddle says its event occurred. */
+  webhookLag(seconds: number): void;
+}
+
+function buildRegistry(sources: MetricSources): { registry: Registry; requestSeconds: Histogram<'method' | 'route' | 'status_code'>; webhookLag: Histogram } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requestSeconds = new Histogram({
@@ -82,7 +88,13 @@ function buildRegistry(sources: MetricSources): { registry: Registry; requestSec
       this.set({ state: 'waiting' }, pool.waiting);
     },
   });
-  return { registry, requestSeconds };
+  const webhookLag = new Histogram({
+    name: 'portal_webhook_lag_seconds',
+    help: "Time from a Paddle event's occurred_at to its webhook's arrival here (first delivery and retries)",
+    buckets: [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600],
+    registers: [registry],
+  });
+  return { registry, requestSeconds, webhookLag };
 }
 
 /**
@@ -91,9 +103,9 @@ function buildRegistry(sources: MetricSources): { registry: Registry; requestSec
  * when asked for: with `METRICS_TOKEN` at `/metrics` for a bearer of the token, with `METRICS_PORT` on a
  * port of its own; with neither, nothing is collected.
  */
-export async function registerMetrics(app: FastifyInstance, config: MetricsConfig, sources: MetricSources): Promise<void> {
-  if (config.token === undefined && config.port === undefined) return;
-  const { registry, requestSeconds } = buildRegistry(sources);
+export async function registerMetrics(app: FastifyInstance, config: MetricsConfig, sources: MetricSources): Promise<MetricRecorder> {
+  if (config.token === undefined && config.port === undefined) return { webhookLag: () => undefined };
+  const { registry, requestSeconds, webhookLag } = buildRegistry(sources);
 
   app.addHook('onResponse', async (request, reply) => {
     // The route's pattern (`/api/users/:id`), never the raw path: one series per route, not per user.
@@ -135,6 +147,7 @@ export async function registerMetrics(app: FastifyInstance, config: MetricsConfi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
   }
+  return { webhookLag: (seconds) => webhookLag.observe(Math.max(0, seconds)) };
 }
 
 declare module 'fastify' {

@@ -91,6 +91,9 @@ describe.each(DATABASE_KINDS)('metrics [%s]', (kind) => {
     expect(text).toMatch(/route="\/api\/users\/me",status_code="401"\} 1/);
     expect(text).toMatch(/^portal_event_streams_open 0$/m);
     expect(text).toMatch(/^portal_jobs{state="pending"} \d+$/m);
+    expect(text).toMatch(/^portal_jobs{state="failed"} \d+$/m);
+    expect(text).toMatch(/^portal_jobs_failed_total \d+$/m);
+    expect(text).toMatch(/^portal_webhook_lag_seconds_count \d+$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(text).toMatch(/^process_resident_memory_bytes /m);
     if (kind === 'postgres') expect(text).toMatch(/^portal_db_pool_connections\{state="total"\} \d+$/m);

@@ -21,17 +21,35 @@ const INSTANCES = 3;
 const ADMIN = { email: 'admin@example.com', password: 'a-long-admin-password-1' };
 
 /** Runs a TypeScript entry point in this very process (tsx as a loader, not its CLI's child process), so SIGKILL reaches the server. */
+const outputs = new WeakMap<ChildProcess, string[]>();
 function spawnScript(script: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.resume();
-  child.stderr?.resume();
+  // Kept to tell why, should a process not come up.
+  const output: string[] = [];
+  outputs.set(child, output);
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   return child;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+/** Resolves once the instance answers ready; fails at once, with what it printed, if it exits first. */
+async function ready(child: ChildProcess, port: number): Promise<void> {
+  await until(`instance on ${port}`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`instance on ${port} exited:\n${(outputs.get(child) ?? []).join('')}`);
+    return (await fetch(`http://127.0.0.1:${port}/api/health/ready`)).status === 200 ? true : undefined;
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 150_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe().catch(() => undefined);
+    let value: T | undefined;
+    try {
+      value = await probe();
+    } catch (error) {
+      // Not answering yet is expected; a process that is gone is not.
+      if (error instanceof Error && error.message.includes('exited')) throw error;
+    }
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -139,10 +157,8 @@ describe.skipIf(!ADMIN_URL)('three instances on one PostgreSQL behind a proxy', 
     };
     // All three at once, as a deploy starts them: migrations and the admin seed must not trip over each other.
     for (let index = 0; index < INSTANCES; index += 1) start(index);
-    await Promise.all(
-      ports.map((port) => until(`instance on ${port}`, async () => ((await fetch(`http://127.0.0.1:${port}/api/health/ready`)).status === 200 ? true : undefined))),
-    );
-  }, 120_000);
+    await Promise.all(ports.map((port, index) => ready(instances[index] as ChildProcess, port)));
+  }, 180_000);
 
   afterAll(async () => {
     for (const child of instances) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

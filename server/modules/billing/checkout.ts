@@ -8,7 +8,7 @@ import type { UserWithRoles } from '../users/repo.js';
 import { upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
-import { customerIdFor, type CustomerDeps } from './customers.js';
+import { customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/licences.js';
 
 /** Whether the user has had a subscription before (other than `except`): the trial is for the first one. */
@@ -164,4 +164,11 @@ async function openTransaction(deps: CustomerDeps, userId: string, fingerprint: 
 /** Forgets the user's open checkouts (their address or business changed): the next checkout creates anew. */
 export async function forgetOpenCheckouts(db: Kysely<Database>, userId: string): Promise<void> {
   await db.deleteFrom('checkouts').where('user_id', '=', userId).where('transaction_id', 'is not', null).execute();
+}
+
+/** Billing info changed: an open checkout was priced for the old address or business, so the next one is made anew. */
+export async function changeBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Parameters<typeof updateBillingInfo>[2]) {
+  const updated = await updateBillingInfo(deps, user, changes);
+  await forgetOpenCheckouts(deps.db, user.id);
+  return updated;
 }

@@ -1,4 +1,4 @@
-import type { Plan } from '../../../contract/billing.js';
+import type { Plan, PreloadResponse } from '../../../contract/billing.js';
 import type { UserWithRoles } from '../users/repo.js';
 import { buyerOf } from './buyer.js';
 import type { Catalogue } from './catalogue.js';
@@ -63,4 +63,21 @@ export async function perpetualProductsFor(deps: CustomerDeps, catalogue: Catalo
       };
     }),
   );
+}
+
+/**
+ * `POST /{subscription,perpetual}/preload`: prices for the page before checkout. A signed-in buyer's saved
+ * address sets the tax; without one, the profile's country sets the currency (one currency per customer).
+ */
+export async function preloadFor(
+  deps: CustomerDeps,
+  catalogue: Catalogue,
+  kind: 'subscription' | 'perpetual',
+  body: { discountId?: string; discountCode?: string; countryCode?: string },
+  user: UserWithRoles | null,
+): Promise<PreloadResponse> {
+  if (!user) return catalogue.preload(kind, body, null);
+  const buyer = await buyerOf(deps, user);
+  const customer = buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : null;
+  return catalogue.preload(kind, { ...body, countryCode: body.countryCode ?? buyer.countryCode ?? undefined }, customer);
 }

@@ -55,6 +55,8 @@ export async function recordRefund(
     currencyCode: string;
     at: string;
   },
+  /** The customer's request asks Paddle itself right after (`refundNow`); the workers wait, unless it dies. */
+  options: { heldForRequest?: boolean } = {},
 ): Promise<boolean> {
   const id = randomUUID();
   const result = await db
@@ -81,7 +83,7 @@ export async function recordRefund(
     .executeTakeFirst();
   if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
   await db.updateTable('transactions').set({ refund_status: 'pending' }).where('id', '=', refund.transactionId).execute();
-  await enqueue(db, new Date(refund.at), { kind: REFUND_JOB, payload: { refundId: id }, key: refundKey(id), maxAttempts: MAX_ATTEMPTS });
+  await enqueue(db, new Date(refund.at), { kind: REFUND_JOB, payload: { refundId: id }, key: refundKey(id), maxAttempts: MAX_ATTEMPTS, ...options });
   return true;
 }
 

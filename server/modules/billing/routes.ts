@@ -22,12 +22,11 @@ import {
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { Catalogue } from './catalogue.js';
-import { createCheckout, forgetOpenCheckouts } from './checkout.js';
-import { buyerOf } from './buyer.js';
-import { perpetualProductsFor, plansFor } from './offers.js';
+import { changeBillingInfo, createCheckout } from './checkout.js';
+import { perpetualProductsFor, plansFor, preloadFor } from './offers.js';
 import { perpetualLicences, returnLicence } from '../licensing/licences.js';
 import type { RefundRunner } from './refunds.js';
-import { billingInfo, customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
+import { billingInfo, customerIdFor, type CustomerDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
 export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refunds: RefundRunner }; guards: Guards; paddleConfig: PaddleConfig }> = async (
@@ -52,11 +51,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refun
   app.post(
     '/perpetual/license/:licenceId/return',
     { onRequest: guards.user, schema: { params: licenceReturnParamsSchema, response: { 200: licenceReturnResponseSchema } } },
-    async (request) => {
-      const returned = await returnLicence(deps, currentUser(request), request.params.licenceId);
-      await deps.refunds.refundTransaction(returned.transactionId);
-      return { refund: returned.refund };
-    },
+    async (request) => returnLicence(deps, currentUser(request), request.params.licenceId),
   );
 
   app.post(
@@ -74,14 +69,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refun
       `/${kind}/preload`,
       // The body may be empty (spec section 7): no discount. A signed-in buyer's saved address sets the tax.
       { onRequest: guards.optionalUser, schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
-      async (request) => {
-        const body = request.body ?? {};
-        if (!request.authUser) return catalogue.preload(kind, body, null);
-        // Without a saved address, the profile's country sets the currency (one currency per customer).
-        const buyer = await buyerOf(deps, request.authUser);
-        const customer = buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : null;
-        return catalogue.preload(kind, { ...body, countryCode: body.countryCode ?? buyer.countryCode ?? undefined }, customer);
-      },
+      async (request) => preloadFor(deps, catalogue, kind, request.body ?? {}, request.authUser),
     );
   }
 
@@ -108,12 +96,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refun
   app.patch(
     '/subscription/billing-info',
     { onRequest: guards.user, schema: { body: billingInfoUpdateSchema, response: { 200: billingInfoSchema } } },
-    async (request) => {
-      const updated = await updateBillingInfo(deps, currentUser(request), request.body);
-      // An open checkout was priced for the old address or business: the next one is made anew.
-      await forgetOpenCheckouts(deps.db, currentUser(request).id);
-      return updated;
-    },
+    async (request) => changeBillingInfo(deps, currentUser(request), request.body),
   );
 };
 

@@ -80,7 +80,7 @@ async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscript
         amount: Number(payment.grand_total),
         currencyCode: payment.currency_code,
         at: now.toISOString(),
-      });
+      }, { heldForRequest: true });
       if (added) ids.push(payment.id);
     }
     await auditPurchase(trx, {

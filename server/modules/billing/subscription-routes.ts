@@ -10,7 +10,6 @@ import {
   planChangeRequestSchema,
   subscriptionIdParamsSchema,
   subscriptionSchema,
-  webhookAckSchema,
 } from '../../../contract/subscription.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
 import { Catalogue } from './catalogue.js';
@@ -26,10 +25,10 @@ import {
   previewPlanChange,
   type ActionDeps,
 } from './subscription-actions.js';
-import { receiveWebhook, subscriptionOf, type WebhookDeps } from './subscriptions.js';
+import { subscriptionOf } from './subscriptions.js';
 
-/** Paddle's webhooks and the subscription they keep in step (spec section 7: `GET /subscription/user`). */
-export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & ActionDeps; guards: Guards }> = async (app, { deps, guards }) => {
+/** The user's subscription (spec section 7: `GET /subscription/user`), what they may do with it, and their invoices. */
+export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: ActionDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.get('/subscription/user', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema.nullable() } } }, async (request) =>
     subscriptionOf(deps.db, currentUser(request).id, deps.clock.now()),
   );
@@ -86,12 +85,4 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps & Act
     async (request) => ({ url: await invoiceLink(deps, currentUser(request), request.params.transactionId) }),
   );
 
-  await app.register(async (webhooks) => {
-    // The signature covers the bytes Paddle sent: this route keeps the body as the raw string.
-    webhooks.removeContentTypeParser('application/json');
-    webhooks.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
-    webhooks.post('/paddle/webhook', { schema: { response: { 200: webhookAckSchema } } }, async (request) =>
-      receiveWebhook(deps, request.body as string, request.headers['paddle-signature'] as string | undefined),
-    );
-  });
 };

@@ -9,11 +9,15 @@ import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-
 import { enqueue, type JobQueue } from '../jobs/queue.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
+import type { MetricRecorder } from '../../plugins/metrics.js';
 import type { PortalEvent } from '../../../contract/events.js';
 import type { Dialect } from '../../db/index.js';
-import { ingest, type Report } from '../analytics/ingest.js';
+import type { Report } from '../analytics/ingest.js';
+import { queueSales } from '../analytics/jobs.js';
 import { liveSubscriptions } from './ownership.js';
 import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefund, REFUND_WINDOW_MS } from './refunds.js';
+
+type Sale = Extract<Report, { kind: 'sale' }>;
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -24,9 +28,10 @@ export interface WebhookDeps {
   webhookSecret: string;
   /** Told, once an event is stored, whose subscription or payment changed. */
   bus: EventBus;
-  paddle: Paddle | null;
   /** Runs what a webhook decided after its answer: refunds, cancellations, a second trial ended. */
   jobs: JobQueue;
+  /** How late webhooks arrive (Prometheus). */
+  metrics: Pick<MetricRecorder, 'webhookLag'>;
 }
 
 /** A trial a returning subscriber should not have had ends now (Paddle's activate). */
@@ -50,6 +55,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   } catch (error) {
     throw new AppError('VALIDATION_FAILED', 400, { cause: error });
   }
+  deps.metrics.webhookLag((deps.wallClock.now().getTime() - Date.parse(event.occurred_at)) / 1000);
   const changed = await deps.db.transaction().execute(async (trx): Promise<Applied | null> => {
     const stored = await trx
       .insertInto('webhook_events')
@@ -72,7 +78,11 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
       }
       return applied;
     }
-    if (event.event_type.startsWith('transaction.')) return applyTransaction(context, event);
+    if (event.event_type.startsWith('transaction.')) {
+      const applied = await applyTransaction(context, event);
+      if (applied?.sales?.length) await queueSales(trx, new Date(context.now), applied.sales);
+      return applied;
+    }
     if (event.event_type.startsWith('adjustment.')) {
       const userId = await applyAdjustment(trx, adjustmentDataSchema.parse(event.data), context.now);
       return { userId, event: { type: 'transaction', id: String(event.data.transaction_id) } };
@@ -80,8 +90,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
     return null;
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
-  if (changed?.sales?.length) await ingest(deps, changed.sales);
-  // What the webhook decided (undo a duplicate, end a second trial) was queued in its transaction.
+  // What the webhook decided (undo a duplicate, end a second trial, count a sale) was queued in its transaction.
   if (changed) deps.jobs.nudge();
   return { received: true };
 }
@@ -95,9 +104,7 @@ interface Applied {
   userId: string | null;
   event: PortalEvent;
   secondTrial?: boolean;
-  sales?: Report[];
-  /** A duplicate was found: the refund runner has work. */
-  undo?: boolean;
+  sales?: Sale[];
 }
 
 interface ApplyContext {
@@ -141,7 +148,7 @@ async function applySubscription(context: ApplyContext, event: PaddleEvent): Pro
     createdAt: data.created_at,
     asOf: event.occurred_at,
   });
-  const undo = userId !== null && (await settleSubscriptions(context, userId));
+  if (userId !== null) await settleSubscriptions(context, userId);
   // Whether this one ends its trial at once depends on this subscription alone: it is kept (not a
   // duplicate, even when this webhook just undid another one) and was bought after an earlier one of
   // the user's. A duplicate bought later does not count: two trial tabs of a first-time buyer keep one trial.
@@ -151,7 +158,7 @@ async function applySubscription(context: ApplyContext, event: PaddleEvent): Pro
     userId !== null &&
     !(await isDuplicate(context.trx, data.id)) &&
     (await hadSubscriptionBefore(context.trx, userId, { id: data.id, createdAt: iso(data.created_at) as string }));
-  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial, undo };
+  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial };
 }
 
 /** Whether the user had a subscription of their own (not a duplicate) bought before `subscription`. */
@@ -261,7 +268,7 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
     .execute();
-  const sales: Report[] = [];
+  const sales: Sale[] = [];
   let undo = false;
   const at = new Date(iso(data.billed_at) ?? event.occurred_at);
   const paid = Number(totals.grand_total);
@@ -320,7 +327,7 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
       }
     }
   }
-  return { userId, event: { type: 'transaction' as const, id: data.id }, sales, undo };
+  return { userId, event: { type: 'transaction' as const, id: data.id }, sales };
 }
 
 /** A subscription as Paddle last described it, `asOf` the time of that description. */

@@ -17,7 +17,7 @@ import {
   sessionReportSchema,
 } from '../../../contract/licensing.js';
 import { AppError } from '../../errors.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentUser, presentedBearer, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import type { LiteKeyDeps } from '../lite-keys/service.js';
 import { claimLiteKey } from '../lite-keys/service.js';
@@ -25,9 +25,9 @@ import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, repo
 
 /** The device token from `Authorization: Bearer sld_...`, resolved to its seat. */
 async function deviceSeat(deps: DeviceDeps, request: FastifyRequest) {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (!match?.[1]) throw new AppError('DEVICE_TOKEN_INVALID', 401);
-  return seatForToken(deps.db, match[1]);
+  const token = presentedBearer(request);
+  if (!token) throw new AppError('DEVICE_TOKEN_INVALID', 401);
+  return seatForToken(deps.db, token);
 }
 
 /**

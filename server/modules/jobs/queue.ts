@@ -34,9 +34,17 @@ export interface NewJob {
   key?: string;
   /** Later than now, e.g. a reminder. */
   runAt?: Date;
+  /**
+   * The request that queues it runs it itself (`runNow`, `runKeyNow`) to tell its outcome; the workers
+   * leave it alone for HELD_FOR_REQUEST_MS, so they do not take it first, and take it after that only if
+   * that request died.
+   */
+  heldForRequest?: boolean;
   maxAttempts?: number;
 }
 
+/** How long the workers leave a job to the request that queued it (`heldForRequest`). */
+export const HELD_FOR_REQUEST_MS = 60_000;
 /** Tries before a job is kept as failed for an admin to look at. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
 /** Retries back off exponentially from this, with jitter, up to an hour. */
@@ -74,7 +82,7 @@ export async function enqueue(db: Db, now: Date, job: NewJob): Promise<string | 
       status: 'pending',
       attempts: 0,
       max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      run_at: (job.runAt ?? now).toISOString(),
+      run_at: (job.runAt ?? (job.heldForRequest ? new Date(now.getTime() + HELD_FOR_REQUEST_MS) : now)).toISOString(),
       locked_until: null,
       locked_by: null,
       last_error: null,
@@ -112,6 +120,7 @@ export class JobQueue {
   private started = false;
   private stopped = false;
   private failures = 0;
+  private queuedSinceAnswer = false;
 
   constructor(private readonly deps: JobQueueDeps) {}
 
@@ -120,11 +129,23 @@ export class JobQueue {
     this.handlers.set(kind, handler);
   }
 
-  /** Writes a job outside any other change (its own transaction) and nudges the worker. */
+  /**
+   * Writes a job outside any other change (its own transaction). The worker looks for it once the current
+   * answer has gone out (`nudgeQueued`, from the app's onResponse hook), never while the request that
+   * queued it is still answering: a forgot-password job for a registered address does more work than one
+   * for an unknown address, and that work must not show in the answer's timing.
+   */
   async add(job: NewJob): Promise<string | null> {
     const id = await enqueue(this.deps.db, this.deps.clock.now(), job);
-    if (id) this.nudge();
+    if (id) this.queuedSinceAnswer = true;
     return id;
+  }
+
+  /** After an answer has been sent: looks for what `add` queued meanwhile (the 1 s poll would find it too). */
+  nudgeQueued(): void {
+    if (!this.queuedSinceAnswer) return;
+    this.queuedSinceAnswer = false;
+    this.nudge();
   }
 
   /**

@@ -6,7 +6,7 @@ import { isAdmin } from '../../../contract/roles.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
-import { auditPurchase, recordRefund, REFUND_WINDOW_MS } from '../billing/refunds.js';
+import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from '../billing/refunds.js';
 import { entitlementsOf } from './entitlements.js';
 
 /**
@@ -186,10 +186,21 @@ export async function ownedPerpetual(db: Kysely<Database>, userId: string): Prom
 
 /**
  * `POST /perpetual/license/{id}/return` (spec section 9): a licence bought within the last 14 days goes
- * back: in one transaction it is revoked, its payment recorded for a full refund, the seats beyond the
- * user's new limit released, and the audit trail written; the refund runner then asks Paddle.
+ * back: in one transaction it is revoked, its payment recorded for a full refund (with the job that asks
+ * Paddle), the seats beyond the user's new limit released, and the audit trail written; then the refund is
+ * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries).
  */
 export async function returnLicence(
+  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'> },
+  user: UserWithRoles,
+  licenceId: string,
+): Promise<{ refund: { amount: number; currencyCode: string } }> {
+  const returned = await revokeForRefund(deps, user, licenceId);
+  await deps.refunds.refundTransaction(returned.transactionId);
+  return { refund: returned.refund };
+}
+
+async function revokeForRefund(
   deps: { db: Kysely<Database>; clock: { now(): Date } },
   user: UserWithRoles,
   licenceId: string,
@@ -221,7 +232,7 @@ export async function returnLicence(
       amount,
       currencyCode: row.currency_code,
       at: now.toISOString(),
-    });
+    }, { heldForRequest: true });
     // A second return of the same payment (two tabs) finds the refund recorded already.
     if (!recorded) throw new AppError('REFUND_WINDOW_CLOSED', 409);
     const released = await releaseSeatsAboveLimit(trx, user.id, now);

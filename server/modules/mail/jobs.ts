@@ -17,8 +17,14 @@ const mailPayloadSchema = z.object({
  * that caused it has committed, from whichever instance's worker claims it, and never if that change
  * is rolled back. Returns the job's id.
  */
-export async function queueMail(db: Kysely<Database> | Transaction<Database>, now: Date, to: string, mail: RenderedMail): Promise<string> {
-  const id = await enqueue(db, now, { kind: MAIL_JOB, payload: { to, mail } });
+export async function queueMail(
+  db: Kysely<Database> | Transaction<Database>,
+  now: Date,
+  to: string,
+  mail: RenderedMail,
+  options: { heldForRequest?: boolean } = {},
+): Promise<string> {
+  const id = await enqueue(db, now, { kind: MAIL_JOB, payload: { to, mail }, ...options });
   if (!id) throw new Error('a mail job without a key cannot collide');
   return id;
 }

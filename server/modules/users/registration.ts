@@ -47,7 +47,13 @@ type VerificationTarget = Pick<UserWithRoles, 'id' | 'email' | 'first_name' | 'l
  * the code that counts is the one mailed. The mail carries the link, and the code when asked. Returns
  * the mail's job.
  */
-async function queueVerification(deps: RegistrationDeps, trx: Transaction<Database>, user: VerificationTarget, withCode: boolean): Promise<string> {
+async function queueVerification(
+  deps: RegistrationDeps,
+  trx: Transaction<Database>,
+  user: VerificationTarget,
+  withCode: boolean,
+  options: { heldForRequest?: boolean } = {},
+): Promise<string> {
   const now = deps.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const linkToken = randomBytes(32).toString('base64url');
@@ -67,7 +73,7 @@ async function queueVerification(deps: RegistrationDeps, trx: Transaction<Databa
     code,
     link: appLink(deps.appUrl, language, `/users/validate/${linkToken}`),
   };
-  return queueMail(trx, now, user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values));
+  return queueMail(trx, now, user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values), options);
 }
 
 export async function register(
@@ -107,7 +113,8 @@ export async function register(
         ['user'],
         trx,
       );
-      return queueVerification(deps, trx, { id, email: input.email, first_name: input.firstName.trim(), language }, options.withCode);
+      // Held for this request, which sends it before answering (no worker takes it first).
+      return queueVerification(deps, trx, { id, email: input.email, first_name: input.firstName.trim(), language }, options.withCode, { heldForRequest: true });
     });
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same answer.
@@ -118,8 +125,10 @@ export async function register(
   if (!user) throw new Error('registered user vanished');
   try {
     // Sent before the answer, so an address the mail server refuses is refused here. Killed before it is
-    // sent, the job stays queued and another instance sends it when its lease ends.
+    // sent, the job stays queued and another instance sends it when its hold or lease ends.
     await deps.jobs.runNow(mailJob);
+    // The rest of what the account queued (its sign-up count) goes on after the answer.
+    deps.jobs.nudge();
   } catch (error) {
     // No account without a way to verify it: the visitor corrects the address or simply tries again.
     await deps.jobs.discard(mailJob);

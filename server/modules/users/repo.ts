@@ -3,7 +3,7 @@ import type { Role } from '../../../contract/users.js';
 
 import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
-import { recordReports } from '../analytics/ingest.js';
+import { enqueue } from '../jobs/queue.js';
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
@@ -69,6 +69,9 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     facebook_links: Number(row.facebook_links),
   };
 }
+
+/** The job a new account queues: its sign-up is counted for analytics. */
+export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**
@@ -151,7 +154,7 @@ export class UsersRepo {
 
   /**
    * Inserts the user and its roles in one transaction (the caller's, when it has more to commit with
-   * them), and counts the sign-up for analytics.
+   * them), and announces the sign-up (for analytics) in it.
    */
   async insert(user: NewUser, roles: Role[], within?: Transaction<Database>): Promise<void> {
     const write = async (trx: Transaction<Database>) => {
@@ -168,9 +171,12 @@ export class UsersRepo {
     else await this.db.transaction().execute(write);
   }
 
-  /** Counts a new account in the analytics rollups, in the transaction that created it. */
+  /**
+   * Announces a new account with a job in the transaction that created it; the analytics module counts
+   * it from there (server/modules/analytics/jobs.ts), so an account and its count never part.
+   */
   async recordSignup(trx: Transaction<Database>, userId: string, at: Date): Promise<void> {
-    await recordReports(trx, this.database.dialect, [{ kind: 'signup', userId, at }], at);
+    await enqueue(trx, at, { kind: SIGNED_UP_JOB, payload: { userId, at: at.toISOString() } });
   }
 
   /** Deletes the user; roles, sessions and pending verifications go with it (foreign keys cascade). */
