@@ -1,8 +1,11 @@
+import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * Prints the closing line CI reads: "N passed, N failed, N skipped". A test file that failed to load
- * counts as one failure, so a broken import can never pass as "0 failed".
+ * counts as one failure, so a broken import can never pass as "0 failed". With TEST_SUMMARY_FILE set,
+ * the same line is also written to that file, so .ci/run can add up the runs it makes (the README's
+ * `npm test`, then the build and API suite on the other Node LTS lines) into one closing line.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
@@ -20,6 +23,8 @@ export default class SummaryReporter implements Reporter {
       }
       if (tests === 0 && module.state() === 'failed') failed += 1;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const line = `${passed} passed, ${failed} failed, ${skipped} skipped`;
+    process.stdout.write(`\n${line}\n`);
+    if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, `${line}\n`);
   }
 }
