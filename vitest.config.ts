@@ -6,6 +6,12 @@ import { defineConfig } from 'vitest/config';
 const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.test.ts', 'tests/e2e/admin-users.test.ts', 'tests/e2e/analytics.test.ts'];
 
 /**
+ * A browser test waits as long as a user would for what it polls (a price, a field's value): vitest's
+ * 1 s default failed the checkout's "due today" on a loaded CI machine while the page was still fetching.
+ */
+const E2E_EXPECT = { poll: { timeout: 10_000 } };
+
+/**
  * Four projects, the first three at once, then e2e-own-server: unit (jsdom: pure rules and components), api (the real server over a real
  * database, SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e and e2e-own-server (the built
  * app in the system Chromium, each project with a server of its own).
@@ -47,6 +53,7 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: E2E_EXPECT,
           // Browser files run beside the unit and API files (three workers in all), on one server, each
           // with its own users and data.
           fileParallelism: true,
@@ -63,6 +70,7 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: E2E_EXPECT,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

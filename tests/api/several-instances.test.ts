@@ -1,18 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { Paddle, type Environment } from '@paddle/paddle-node-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/portal-process.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../../scripts/round-robin-proxy.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { readUntil } from '../fixtures/sse.js';
 
 /**
  * Issue 19, "done means": three real server processes (server/main.ts, as `npm start` runs it) on one
  * PostgreSQL database and one shared Paddle stand-in (`npm run paddle-standin`), behind a small
- * round-robin proxy written here. A request may name its instance (`x-instance`) and its client address
+ * round-robin proxy (scripts/round-robin-proxy.ts). A request may name its instance (`x-instance`) and its client address
  * (`x-client-address`, passed on as X-Forwarded-For; the instances trust the proxy).
  */
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -56,31 +56,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** Round robin over the instances still in the list; `x-instance` pins a request to one. */
-function startProxy(ports: number[]): Promise<{ url: string; close: () => Promise<void> }> {
-  let next = 0;
-  const server = http.createServer((request, response) => {
-    const pinned = request.headers['x-instance'];
-    const index = pinned !== undefined ? Number(pinned) : next++ % ports.length;
-    const headers = { ...request.headers, 'x-forwarded-for': String(request.headers['x-client-address'] ?? '127.0.0.1') };
-    const upstream = http.request({ host: '127.0.0.1', port: ports[index], method: request.method, path: request.url, headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => {
-      if (!response.headersSent) response.writeHead(502).end();
-      else response.destroy();
-    });
-    request.pipe(upstream);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
-    }),
-  );
-}
-
 describe.skipIf(!ADMIN_URL)('three instances on one PostgreSQL behind a proxy', () => {
   const database = `portal_instances_${randomBytes(5).toString('hex')}`;
   let databaseUrl = '';
@@ -91,7 +66,7 @@ describe.skipIf(!ADMIN_URL)('three instances on one PostgreSQL behind a proxy', 
   let standinKey = '';
   const instances: ChildProcess[] = [];
   let ports: number[] = [];
-  let proxy: { url: string; close: () => Promise<void> };
+  let proxy: RoundRobinProxy;
 
   const api = (route: string, init: { method?: string; instance?: number; client?: string; token?: string; body?: unknown } = {}) =>
     fetch(`${proxy.url}${route}`, {
@@ -117,7 +92,7 @@ describe.skipIf(!ADMIN_URL)('three instances on one PostgreSQL behind a proxy', 
     await db.connect();
 
     ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
-    proxy = await startProxy(ports);
+    proxy = await startRoundRobinProxy(ports);
     // Paddle's webhooks go to instance B (the second) only.
     standin = spawnScript('scripts/paddle-standin.ts', {
       PADDLE_STANDIN_PORT: '0',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, JobsTable } from '../../db/schema.js';
@@ -58,6 +58,10 @@ const BATCH = 10;
 const POLL_MS = 1_000;
 /** Finished jobs stay visible to admins this long. */
 const KEEP_FINISHED_MS = 14 * 24 * 3_600_000;
+
+/** Due: pending and its time has come, or running past its lease (the instance that took it is gone). */
+const isDue = (nowIso: string) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
+  eb.or([eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', nowIso)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', nowIso)])]);
 
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
@@ -241,12 +245,7 @@ export class JobQueue {
     let candidates = db
       .selectFrom('jobs')
       .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', nowIso)]),
-          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', nowIso)]),
-        ]),
-      )
+      .where(isDue(nowIso))
       .orderBy('run_at')
       .limit(BATCH);
     // A job this process still runs is never taken again here, even when a moved test clock ends its lease.
@@ -339,12 +338,7 @@ export class JobQueue {
     const row = await this.deps.db
       .selectFrom('jobs')
       .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', nowIso)]),
-          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', nowIso)]),
-        ]),
-      )
+      .where(isDue(nowIso))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
