@@ -4,13 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/portal-process.js';
-import { startRoundRobinProxy } from '../scripts/round-robin-proxy.js';
 import { withBenchPostgres } from './bench-app.js';
 
 /**
  * Several instances (issue 19): requests/s of GET /api/users/me through the round-robin proxy with two
  * instances against one, on one PostgreSQL database, in alternating rounds (medians), as a ratio.
- * Everything shares this machine: the instances, the proxy, PostgreSQL and the load generator, so on
+ * Everything shares this machine: the instances, the proxy (a process of its own), PostgreSQL and the load generator, so on
  * 2 cores the ratio says what a second instance buys here, not what it buys on a machine of its own.
  * Usage: BENCH_DATABASE_URL=postgres://... npm run bench:instances [-- --duration 10]
  */
@@ -59,30 +58,40 @@ async function startInstance(databaseUrl: string, port: number, jwtSecret: strin
   }
 }
 
+async function startProxyProcess(targets: number[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/round-robin-proxy.ts', ...targets.map(String)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
+  });
+  return { url, child };
+}
+
 const report = await withBenchPostgres(adminUrl, async (config) => {
   if (config.dialect !== 'postgres') throw new Error('PostgreSQL expected');
   const jwtSecret = randomBytes(48).toString('base64url');
   const ports = [await freePort(), await freePort()];
   const instances: ChildProcess[] = [];
-  const proxy = await startRoundRobinProxy([ports[0] as number]);
+  // One proxy process per setup, so the proxy's work is not done in the load generator's process.
+  const proxies: { url: string; child: ChildProcess }[] = [];
   try {
     instances.push(await startInstance(config.url, ports[0] as number, jwtSecret));
     instances.push(await startInstance(config.url, ports[1] as number, jwtSecret));
-    const signIn = await fetch(`${proxy.url}/api/auth/admin-login`, {
+    proxies.push(await startProxyProcess([ports[0] as number]), await startProxyProcess(ports as number[]));
+    const signIn = await fetch(`${proxies[0]?.url}/api/auth/admin-login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'bench-admin@example.com', password: 'bench-admin-password-1' }),
     });
     const { access_token: token } = (await signIn.json()) as { access_token: string };
-    const round = async (targets: number[], seconds: number) => {
-      proxy.targets = targets;
+    const round = async (proxy: { url: string }, seconds: number) => {
       const result = await autocannon({ url: `${proxy.url}/api/users/me`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${token}` } });
       const failed = result.non2xx + result.errors;
-      if (failed > 0) throw new Error(`${failed} failed responses with ${targets.length} instance(s)`);
+      if (failed > 0) throw new Error(`${failed} failed responses through ${proxy.url}`);
       return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
     };
-    const one = [ports[0] as number];
-    const two = ports as number[];
+    const one = proxies[0] as { url: string };
+    const two = proxies[1] as { url: string };
     // Warm both instances (JIT, prepared plans, pool connections) before anything counts.
     await round(two, 3);
     const rounds: Record<'one' | 'two', { requestsPerSecond: number; p99Ms: number }[]> = { one: [], two: [] };
@@ -93,8 +102,7 @@ const report = await withBenchPostgres(adminUrl, async (config) => {
     const summary = (runs: typeof rounds.one) => ({ requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)), p99Ms: median(runs.map((r) => r.p99Ms)), rounds: runs });
     return { one: summary(rounds.one), two: summary(rounds.two) };
   } finally {
-    for (const child of instances) child.kill('SIGTERM');
-    await proxy.close();
+    for (const child of [...instances, ...proxies.map((proxy) => proxy.child)]) child.kill('SIGTERM');
     await Promise.all(instances.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
   }
 });

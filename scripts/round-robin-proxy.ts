@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 
 export interface RoundRobinProxy {
@@ -43,4 +44,12 @@ export function startRoundRobinProxy(targets: number[]): Promise<RoundRobinProxy
       resolve(proxy);
     }),
   );
+}
+
+// Run alone (`node --import tsx scripts/round-robin-proxy.ts PORT...`), it prints its address and serves
+// until it is stopped: a benchmark keeps the proxy's work out of the load generator's process.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const proxy = await startRoundRobinProxy(process.argv.slice(2).map(Number));
+  process.stdout.write(`${proxy.url}\n`);
+  process.on('SIGTERM', () => void proxy.close().then(() => process.exit(0)));
 }
