@@ -39,7 +39,8 @@ const allowAll: AccessControlProvider['can'] = () => Promise.resolve({ can: true
 const noUsers: AccessControlProvider['can'] = ({ resource }) => Promise.resolve({ can: resource !== 'users' });
 const noInvoices: AccessControlProvider['can'] = ({ resource }) => Promise.resolve({ can: resource !== 'invoices' });
 
-describe('the access control provider decides what a user sees (issue 18)', () => {
+// Each test waits up to WAIT twice, so it gets more than the unit project's 5 s default.
+describe('the access control provider decides what a user sees (issue 18)', { timeout: 30_000 }, () => {
   it('the admin menu shows what it allows and hides what it refuses', async () => {
     const users = ADMIN_MENU.find((entry) => entry.resource === 'users');
     if (!users) throw new Error('the admin menu has no users entry');
