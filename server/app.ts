@@ -33,7 +33,7 @@ import { liteKeyRoutes } from './modules/lite-keys/routes.js';
 import { releaseRoutes } from './modules/releases/routes.js';
 import { subscriptionRoutes } from './modules/billing/subscription-routes.js';
 import { paddleWebhookRoutes } from './modules/billing/webhook-routes.js';
-import { END_SECOND_TRIAL_JOB, endSecondTrial } from './modules/billing/subscriptions.js';
+import { END_SECOND_TRIAL_JOB, endSecondTrialJob } from './modules/billing/subscriptions.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
@@ -181,7 +181,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
       const refunds = new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs });
       refunds.register(jobs);
-      jobs.handle(END_SECOND_TRIAL_JOB, async (payload) => endSecondTrial(paddle, (payload as { subscriptionId: string }).subscriptionId));
+      jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(paddle));
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
       await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
       await api.register(paddleWebhookRoutes, {

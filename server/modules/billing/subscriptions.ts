@@ -6,7 +6,8 @@ import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { grantPurchasedLicences } from '../licensing/licences.js';
 import { AppError } from '../../errors.js';
 import type { Paddle, Subscription as PaddleSubscription } from '@paddle/paddle-node-sdk';
-import { enqueue, type JobQueue } from '../jobs/queue.js';
+import { z } from 'zod';
+import { enqueue, type JobHandler, type JobQueue } from '../jobs/queue.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { EventBus } from '../events/bus.js';
 import type { MetricRecorder } from '../../plugins/metrics.js';
@@ -95,9 +96,12 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   return { received: true };
 }
 
-/** Ends a second trial at Paddle (a job queued by the webhook that found it). */
-export async function endSecondTrial(paddle: Paddle | null, subscriptionId: string): Promise<void> {
-  await callPaddle(paddle, (instance) => instance.subscriptions.activate(subscriptionId));
+/** The job that ends a second trial at Paddle (queued by the webhook that found it). */
+export function endSecondTrialJob(paddle: Paddle | null): JobHandler {
+  return async (payload) => {
+    const { subscriptionId } = z.object({ subscriptionId: z.string() }).parse(payload);
+    await callPaddle(paddle, (instance) => instance.subscriptions.activate(subscriptionId));
+  };
 }
 
 interface Applied {

@@ -45,7 +45,8 @@ export async function listJobs(db: Kysely<Database>, query: JobsQuery): Promise<
 
 /**
  * A failed job gets its tries again, due now (after the cause was mended: a mail server back, a Paddle
- * key fixed). Its key is taken back only if no newer job holds it.
+ * key fixed). It runs without its key (released when it failed), so a newer job holding that key is
+ * never blocked by it; the handlers are safe to run again (they read the state they act on).
  */
 export async function retryJob(db: Kysely<Database>, clock: Clock, id: string): Promise<Job> {
   const row = await db

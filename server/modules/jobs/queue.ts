@@ -191,11 +191,6 @@ export class JobQueue {
     return this.started && !this.stopped;
   }
 
-  /** Jobs this instance runs right now. */
-  get active(): number {
-    return this.running.size;
-  }
-
   /** Jobs that failed for good since this process started (the metrics' counter reads it). */
   get failedTotal(): number {
     return this.failures;
