@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { sessionViewSchema } from './account.js';
+import { seatsResponseSchema } from './licensing.js';
 import { ROLES } from './roles.js';
+import { subscriptionSchema } from './subscription.js';
 
 export { isAdmin, ROLES, type Role } from './roles.js';
 export const roleSchema = z.enum(ROLES);
@@ -98,3 +101,50 @@ export const auditEntrySchema = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/**
+ * `GET /users/{id}` (admin; issue 21): one account as support needs it: the grid's row, then how the
+ * person signs in, their sessions, subscription, payments, licences, devices, coupons and Lite keys.
+ * Read from the portal's own tables (never from Paddle), so the page answers when Paddle does not.
+ */
+export const adminUserDetailSchema = z.object({
+  user: adminUserSchema.extend({
+    phone: z.string().nullable(),
+    country: z.string().nullable(),
+    language: z.enum(['en', 'de']),
+    emailVerifiedAt: z.string().nullable(),
+    /** Where the account came from: 'registration', 'siggraph2023', 'google', 'facebook', 'seed', or null. */
+    signupSource: z.string().nullable(),
+  }),
+  signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean() }),
+  sessions: z.array(sessionViewSchema),
+  subscription: subscriptionSchema.nullable(),
+  transactions: z.array(
+    z.object({
+      id: z.string(),
+      status: z.string(),
+      origin: z.string().nullable(),
+      subscriptionId: z.string().nullable(),
+      billedAt: z.string().nullable(),
+      total: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+      /** The portal's refund of it: 'pending', 'requested', 'approved' or 'rejected'; null when none. */
+      refundStatus: z.string().nullable(),
+    }),
+  ),
+  licences: z.array(
+    z.object({
+      id: z.string(),
+      source: z.string(),
+      edition: z.string(),
+      release: z.string().nullable(),
+      updatesUntil: z.string().nullable(),
+      grantedAt: z.string(),
+      revokedAt: z.string().nullable(),
+    }),
+  ),
+  devices: seatsResponseSchema,
+  coupons: z.array(z.object({ code: z.string(), redeemedAt: z.string() })),
+  accessPasses: z.array(z.object({ startsAt: z.string(), endsAt: z.string(), code: z.string() })),
+  liteKeys: z.array(z.object({ key: z.string(), channel: z.string(), claimedAt: z.string().nullable() })),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;

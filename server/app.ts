@@ -162,7 +162,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(healthRoutes, { db, readiness });
       await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions }, guards });
       await api.register(sessionRoutes, { sessions, guards });
-      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
+      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards, sessions });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: account,

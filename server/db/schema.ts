@@ -328,11 +328,16 @@ export interface AnalyticsExportsTable {
   channel: ColumnType<string, string | undefined, string>;
 }
 
-export interface AuditLogTable {
+/** What happened to an account, written by the service that acted (server/modules/activity/log.ts). */
+export interface ActivityLogTable {
   id: string;
+  /** The admin who acted, or null: the user themselves or the portal (a webhook, a job). */
   actor_id: string | null;
-  target_user_id: string;
-  action: string;
+  /** The account it happened to (no foreign key: the deletion entry outlives the account). */
+  user_id: string;
+  kind: string;
+  /** Unique when set: an event that a replayed delivery could write twice is written once. */
+  key: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON. */
   details: string;
   created_at: Timestamp;
@@ -374,7 +379,7 @@ export interface Database {
   analytics_rollups: AnalyticsRollupsTable;
   analytics_user_lifetimes: AnalyticsUserLifetimesTable;
   analytics_cohorts: AnalyticsCohortsTable;
-  audit_log: AuditLogTable;
+  activity_log: ActivityLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

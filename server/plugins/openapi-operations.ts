@@ -195,6 +195,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     errors: { 404: ['USER_NOT_FOUND'], 409: ['CANNOT_MODIFY_SELF', 'LAST_ADMIN'] },
   },
   'GET /api/users/:id/audit': { tag: 'Users', summary: "A user's audit trail" },
+  'GET /api/users/:id': { tag: 'Users', summary: 'One user as support sees them: profile, sign-in methods, sessions, subscription, payments, licences, devices, coupons, Lite keys', errors: { 404: ['USER_NOT_FOUND'] } },
+  'GET /api/users/:id/activity': { tag: 'Users', summary: "A user's timeline, newest first, paged (skip, take)", errors: { 404: ['USER_NOT_FOUND'] } },
 
   // Billing
   'GET /api/paddle/config': { tag: 'Billing', summary: "The payment provider's client settings for Paddle.js" },

@@ -108,6 +108,8 @@ describeEachDatabase(
       expect(data.devices).toHaveLength(await count('seats'));
       expect(data.usage.sessions).toHaveLength(await count('analytics_sessions'));
       expect(data.usage.exports).toHaveLength(await count('analytics_exports'));
+      expect(data.activity).toHaveLength((await db.selectFrom('activity_log').select('id').where('user_id', '=', user.id).execute()).length);
+      expect(data.activity.map((entry: { kind: string }) => entry.kind)).toContain('account.registered');
       for (const part of [data.subscriptions, data.transactions, data.licences, data.devices, data.usage.sessions, data.usage.exports]) expect(part.length).toBeGreaterThan(0);
       expect(response.body).not.toMatch(/password_hash|token_hash|\$argon2/);
     });
@@ -145,7 +147,7 @@ describeEachDatabase(
       const payments = await server().db.kysely.selectFrom('transactions').select(['user_id', 'grand_total']).where('customer_id', '=', customerId).execute();
       expect(payments.length).toBeGreaterThan(0);
       expect(payments.every((payment) => payment.user_id === null)).toBe(true);
-      const trail = await server().db.kysely.selectFrom('audit_log').selectAll().where('target_user_id', '=', user.id).where('action', '=', 'account.deleted').execute();
+      const trail = await server().db.kysely.selectFrom('activity_log').selectAll().where('user_id', '=', user.id).where('kind', '=', 'account.deleted').execute();
       expect(trail).toHaveLength(1);
       expect(trail[0]?.details).not.toContain(user.email);
       // The old token is dead, and the address is free.

@@ -166,7 +166,7 @@ describeEachDatabase(
       expect(history.find((invoice: { id: string }) => invoice.id === refund?.transaction_id).refund).toEqual({ status: 'approved', reason: 'duplicate', amount: Number(refund?.amount) });
       const mails = await mailsTo(server(), user.email);
       expect(mails.filter((mail) => mail.subject.includes('duplicate'))).toHaveLength(1);
-      const trail = await server().db.kysely.selectFrom('audit_log').selectAll().where('target_user_id', '=', user.id).where('action', '=', 'purchase.duplicate_undone').execute();
+      const trail = await server().db.kysely.selectFrom('activity_log').selectAll().where('user_id', '=', user.id).where('kind', '=', 'purchase.duplicate_undone').execute();
       expect(trail).toHaveLength(1);
       // A repeated sweep (a restart) refunds nothing twice.
       await paddle.settle(server());

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, SessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
+import { recordActivity } from '../activity/log.js';
 import type { OfflineTokens } from './offline-tokens.js';
 
 /** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
@@ -68,8 +69,9 @@ export class Sessions {
     const id = randomUUID();
     const expiresAt = new Date(now.getTime() + (options.remember ? REMEMBERED_SESSION_TTL_MS : SESSION_TTL_MS));
     const { browser, os } = describeClient(options.client.userAgent);
-    await this.db
-      .insertInto('sessions')
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sessions')
       .values({
         id,
         user_id: user.id,
@@ -85,6 +87,8 @@ export class Sessions {
         address: options.client.address?.slice(0, 64) ?? null,
       })
       .execute();
+      await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details: { method: options.method, remember: options.remember, browser, os }, at: now });
+    });
     const access_token = await this.accessTokens.sign(user.id, user.roles, id, expiresAt);
     if (!options.remember) return { sessionId: id, access_token };
     return { sessionId: id, access_token, offline_token: await this.offlineTokens.issue(user.id, { sessionId: id, expiresAt }) };
@@ -127,17 +131,18 @@ export class Sessions {
 
   private async endWhere(userId: string, reason: EndReason, only: string | null, except: string | null): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    let query = this.db.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
-    if (only) query = query.where('id', '=', only);
-    if (except) query = query.where('id', '!=', except);
-    const ended = (await query.returning('id').execute()).map((row) => row.id);
+    const ended = await this.db.transaction().execute(async (trx) => {
+      let query = trx.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
+      if (only) query = query.where('id', '=', only);
+      if (except) query = query.where('id', '!=', except);
+      const ids = (await query.returning('id').execute()).map((row) => row.id);
+      if (ids.length === 0) return ids;
+      await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('session_id', 'in', ids).where('revoked_at', 'is', null).execute();
+      // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
+      if (reason === 'ended-by-user') await recordActivity(trx, { userId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
+      return ids;
+    });
     if (ended.length === 0) return ended;
-    await this.db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: now })
-      .where('session_id', 'in', ended)
-      .where('revoked_at', 'is', null)
-      .execute();
     this.onEnded(userId, ended);
     return ended;
   }

@@ -8,6 +8,7 @@ import { translate, type Language } from '../../i18n.js';
 import type { EventBus } from '../events/bus.js';
 import { z } from 'zod';
 import { enqueue, type JobContext, type JobQueue } from '../jobs/queue.js';
+import { recordActivity } from '../activity/log.js';
 import { queueMail } from '../mail/jobs.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import { rememberSubscription } from './subscriptions.js';
@@ -92,12 +93,9 @@ export async function queueDuplicateCancellation(db: Db, subscriptionId: string,
   await enqueue(db, new Date(at), { kind: CANCEL_DUPLICATE_JOB, payload: { subscriptionId }, key: `cancel:${subscriptionId}` });
 }
 
-/** Writes an entry of the admin audit trail; `actorId` null is the portal itself (a webhook's decision). */
-export async function auditPurchase(db: Db, entry: { actorId: string | null; targetId: string; action: 'purchase.duplicate_undone' | 'purchase.refunded'; details: object; at: string }) {
-  await db
-    .insertInto('audit_log')
-    .values({ id: randomUUID(), actor_id: entry.actorId, target_user_id: entry.targetId, action: entry.action, details: JSON.stringify(entry.details), created_at: entry.at })
-    .execute();
+/** Writes a purchase decision to the account's activity log; `actorId` null is the portal itself (a webhook's decision). */
+export async function auditPurchase(db: Db, entry: { actorId: string | null; targetId: string; action: 'purchase.duplicate_undone' | 'purchase.refunded'; details: Record<string, unknown>; at: string }) {
+  await recordActivity(db, { userId: entry.targetId, actorId: entry.actorId, kind: entry.action, details: entry.details, at: entry.at });
 }
 
 /** Paddle's adjustment statuses in the portal's words; a later state never goes back to an earlier one. */

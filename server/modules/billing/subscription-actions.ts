@@ -9,6 +9,7 @@ import type { UserWithRoles } from '../users/repo.js';
 import type { Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
+import { recordActivity } from '../activity/log.js';
 import { refundOffer, rememberSubscription, subscriptionOf } from './subscriptions.js';
 
 /** Spec section 9: a subscription cannot be changed in the 30 minutes before it renews. */
@@ -53,6 +54,12 @@ export async function cancelSubscription(deps: ActionDeps, user: UserWithRoles, 
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
   await rememberSubscription(deps.db, updated);
+  await recordActivity(deps.db, {
+    userId: user.id,
+    kind: 'subscription.cancelled',
+    details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? null },
+    at: deps.clock.now(),
+  });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -90,6 +97,7 @@ async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscript
       details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
       at: now.toISOString(),
     });
+    await recordActivity(trx, { userId: user.id, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString() }, at: now });
     return trx.selectFrom('refunds').select('id').where('transaction_id', 'in', ids.length > 0 ? ids : ['']).execute();
   });
   for (const { id } of recorded) await deps.refunds.refundNow(id);
@@ -103,6 +111,7 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, { scheduledChange: null }), 'SUBSCRIPTION_NOT_FOUND');
   await rememberSubscription(deps.db, updated);
+  await recordActivity(deps.db, { userId: user.id, kind: 'subscription.resumed', details: { subscriptionId: subscription.id }, at: deps.clock.now() });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 

@@ -16,6 +16,7 @@ import type { Dialect } from '../../db/index.js';
 import type { Report } from '../analytics/ingest.js';
 import { queueSales } from '../analytics/jobs.js';
 import { liveSubscriptions } from './ownership.js';
+import { recordActivity } from '../activity/log.js';
 import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefund, REFUND_WINDOW_MS } from './refunds.js';
 
 type Sale = Extract<Report, { kind: 'sale' }>;
@@ -276,6 +277,16 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
   let undo = false;
   const at = new Date(iso(data.billed_at) ?? event.occurred_at);
   const paid = Number(totals.grand_total);
+  if (data.status === 'completed' && userId) {
+    // Once per transaction, however often and in whatever order Paddle delivers its events.
+    await recordActivity(db, {
+      key: `purchase:${data.id}`,
+      userId,
+      kind: 'purchase.completed',
+      details: { transactionId: data.id, subscriptionId: data.subscription_id ?? null, origin: data.origin, amount: paid, currencyCode: data.currency_code },
+      at,
+    });
+  }
   if (data.status === 'completed' && data.subscription_id && userId) {
     if (await isDuplicate(db, data.subscription_id)) {
       // A payment of a subscription being undone (it may arrive after the subscription's own webhook).

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { CouponsTable, Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../events/bus.js';
+import { recordActivity } from '../activity/log.js';
 import { updatesUntil } from '../licensing/licences.js';
 
 export interface CouponDeps {
@@ -73,6 +74,12 @@ export async function couponProblem(db: Kysely<Database>, code: string, now: Dat
  * which the database serialises on the coupon's row, so concurrent redemptions never exceed it.
  */
 export async function redeemInTransaction(trx: Transaction<Database>, userId: string, code: string, now: Date): Promise<Grant> {
+  const grant = await grantCoupon(trx, userId, code, now);
+  await recordActivity(trx, { userId, kind: 'coupon.redeemed', details: { code: normaliseCode(code), ...grant }, at: now });
+  return grant;
+}
+
+async function grantCoupon(trx: Transaction<Database>, userId: string, code: string, now: Date): Promise<Grant> {
   const normalised = normaliseCode(code);
   const coupon = await trx.selectFrom('coupons').selectAll().where('code', '=', normalised).executeTakeFirst();
   if (!coupon) throw new AppError('COUPON_INVALID', 422);

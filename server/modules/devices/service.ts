@@ -9,6 +9,7 @@ import type { Database, SeatsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { ingest, type Report } from '../analytics/ingest.js';
+import { recordActivity } from '../activity/log.js';
 import { entitlementsOf } from '../licensing/entitlements.js';
 
 export interface DeviceDeps {
@@ -103,6 +104,7 @@ export async function activateDevice(
       .returningAll()
       .executeTakeFirst();
     if (row) {
+      await recordActivity(deps.db, { userId, kind: 'device.activated', details: { seatId: row.id, name: row.name, computerId: row.computer_id, channel }, at: now });
       await ingest(deps, [{ kind: 'activation', userId, id: row.id, channel, at: now }]);
       deps.bus.publish(userId, { type: 'seat', id: row.id });
       return { deviceToken: token, seat: toSeat(row), entitlement };
@@ -125,9 +127,10 @@ function channelOf(entitlement: Entitlement): string {
 
 /** `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. */
 export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string): Promise<{ released: true }> {
-  const result = await deps.db.deleteFrom('seats').where('id', '=', seatId).where('user_id', '=', userId).executeTakeFirst();
+  const released = await deps.db.deleteFrom('seats').where('id', '=', seatId).where('user_id', '=', userId).returning(['name', 'computer_id']).executeTakeFirst();
   // Another user's seat and no seat at all answer the same: nothing about other accounts leaks.
-  if (Number(result.numDeletedRows) === 0) throw new AppError('SEAT_NOT_FOUND', 404);
+  if (!released) throw new AppError('SEAT_NOT_FOUND', 404);
+  await recordActivity(deps.db, { userId, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
   deps.bus.publish(userId, { type: 'seat', id: seatId });
   return { released: true };
 }

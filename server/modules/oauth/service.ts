@@ -269,7 +269,7 @@ export async function signIn(
         .execute();
       await trx.insertInto('user_roles').values({ user_id: id, role: 'user' }).execute();
       await trx.insertInto('social_accounts').values({ provider, subject: identity.subject, user_id: id, email, created_at: now }).execute();
-      await deps.users.recordSignup(trx, id, new Date(now));
+      await deps.users.recordSignup(trx, id, new Date(now), { source: provider, method: provider });
     });
   } catch (error) {
     // The same identity finishing twice at once: the one that lost signs in to what the other created.

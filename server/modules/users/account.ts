@@ -19,6 +19,7 @@ import type { JobHandler, JobQueue } from '../jobs/queue.js';
 import { queueMail } from '../mail/jobs.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { AuthSession, UsersRepo, UserWithRoles } from './repo.js';
+import { recordActivity } from '../activity/log.js';
 import { meOf } from './service.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
@@ -44,11 +45,18 @@ export const PASSWORD_RESET_JOB = 'password-reset';
  * offline tokens revoked, its event streams closed), and every access token issued before now stops
  * working; the kept session's offline token, when given, is rotated.
  */
-async function endOtherSessions(deps: AccountDeps, userId: string, passwordHash: string, keep: { sessionId: string; offlineToken?: string } | null) {
+async function endOtherSessions(
+  deps: AccountDeps,
+  userId: string,
+  passwordHash: string,
+  keep: { sessionId: string; offlineToken?: string } | null,
+  activity: { kind: 'password.changed' | 'password.reset'; details?: Record<string, unknown> },
+) {
   const now = deps.clock.now();
   // Whole seconds, as in the tokens' iat: the token issued right after this is still valid.
   const validAfter = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString();
   await deps.users.update(userId, { password_hash: passwordHash, tokens_valid_after: validAfter }, now.toISOString());
+  await recordActivity(deps.db, { userId, ...activity, at: now });
   await deps.sessions.endAllExcept(userId, keep?.sessionId ?? null, 'password-changed');
   return deps.offlineTokens.revokeAllForUser(userId, keep?.offlineToken);
 }
@@ -120,7 +128,7 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
-  await endOtherSessions(deps, row.user_id, await hashPassword(newPassword), null);
+  await endOtherSessions(deps, row.user_id, await hashPassword(newPassword), null, { kind: 'password.reset' });
   // Other links of the same account die with this one.
   await deps.db
     .updateTable('password_resets')
@@ -149,7 +157,14 @@ export async function changePassword(
     user.password_hash === null || (input.oldPassword !== undefined && (await verifyPassword(user.password_hash, input.oldPassword)));
   if (!confirmed) throw new AppError('WRONG_OLD_PASSWORD', 400);
   if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
-  const offline = await endOtherSessions(deps, user.id, await hashPassword(input.password), { sessionId: session.id, offlineToken: input.offlineToken });
+  const offline = await endOtherSessions(
+    deps,
+    user.id,
+    await hashPassword(input.password),
+    { sessionId: session.id, offlineToken: input.offlineToken },
+    // A Google or Facebook account setting its first password gains a way to sign in.
+    { kind: 'password.changed', details: { first: user.password_hash === null } },
+  );
   const access_token = await deps.sessions.renewToken(user, session);
   return offline ? { access_token, offline_token: offline } : { access_token };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AdminUser, AuditEntry, ListUsersQuery, ListUsersResponse, Role, UserSortField } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
@@ -6,6 +5,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { activityOfKinds, forgetActivity, recordActivity } from '../activity/log.js';
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -171,7 +171,8 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
   return { total: Number(total.n), data: await toAdminUsers(db, ordered) };
 }
 
-async function oneUser(deps: AdminDeps, id: string): Promise<AdminUser> {
+/** One row of the grid, by id (404 when there is no such user). */
+export async function adminUserOf(deps: Pick<AdminDeps, 'db'>, id: string): Promise<AdminUser> {
   const row = await deps.db.selectFrom('users').select(ROW_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('USER_NOT_FOUND', 404);
   const [user] = await toAdminUsers(deps.db, [row]);
@@ -186,13 +187,6 @@ async function otherAdmins(trx: Transaction<Database>, dialect: Dialect, except:
   let query = trx.selectFrom('user_roles').select('user_id').where('role', '=', 'admin');
   if (dialect === 'postgres') query = query.forUpdate();
   return (await query.execute()).filter((row) => row.user_id !== except).length;
-}
-
-async function audit(trx: Transaction<Database>, entry: { actorId: string; targetId: string; action: AuditEntry['action']; details: object; at: string }) {
-  await trx
-    .insertInto('audit_log')
-    .values({ id: randomUUID(), actor_id: entry.actorId, target_user_id: entry.targetId, action: entry.action, details: JSON.stringify(entry.details), created_at: entry.at })
-    .execute();
 }
 
 /**
@@ -215,11 +209,11 @@ export async function changeRoles(deps: AdminDeps, actorId: string, targetId: st
       .insertInto('user_roles')
       .values(roles.map((role) => ({ user_id: targetId, role })))
       .execute();
-    await audit(trx, { actorId, targetId, action: 'roles.changed', details: { from: current, to: roles }, at: deps.clock.now().toISOString() });
+    await recordActivity(trx, { userId: targetId, actorId, kind: 'roles.changed', details: { from: current, to: roles }, at: deps.clock.now() });
   });
   // A demoted admin's open streams stop hearing admin events now, a promoted user's start.
   deps.bus.announce({ kind: 'roles-changed', userId: targetId, roles });
-  return oneUser(deps, targetId);
+  return adminUserOf(deps, targetId);
 }
 
 /**
@@ -237,35 +231,24 @@ export async function deleteUser(deps: AdminDeps, actorId: string, targetId: str
     if (roles.includes('admin') && (await otherAdmins(trx, deps.dialect, targetId)) === 0) throw new AppError('LAST_ADMIN', 409);
     const seats = await trx.selectFrom('seats').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', targetId).executeTakeFirstOrThrow();
     await trx.deleteFrom('users').where('id', '=', targetId).execute();
-    await audit(trx, {
+    await forgetActivity(trx, targetId);
+    await recordActivity(trx, {
+      userId: targetId,
       actorId,
-      targetId,
-      action: 'user.deleted',
+      kind: 'user.deleted',
       details: { roles: roles.sort(), registeredAt: new Date(user.created_at).toISOString(), seatsReleased: Number(seats.n) },
-      at: deps.clock.now().toISOString(),
+      at: deps.clock.now(),
     });
   });
   deps.bus.announce({ kind: 'user-deleted', userId: targetId });
   return { id: targetId };
 }
 
+/** The kinds the admin history dialog shows (`GET /users/{id}/audit`): changes made by admins and by the portal's purchase rules. */
+const AUDIT_KINDS = ['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded'] as const satisfies readonly AuditEntry['action'][];
+
 /** `GET /users/{id}/audit` (admin): the admin changes made to a user, newest first, with who made them. */
 export async function auditOf(db: Kysely<Database>, targetId: string): Promise<AuditEntry[]> {
-  const rows = await db
-    .selectFrom('audit_log')
-    .leftJoin('users', 'users.id', 'audit_log.actor_id')
-    .select(['audit_log.id', 'audit_log.actor_id', 'users.email', 'audit_log.action', 'audit_log.details', 'audit_log.created_at'])
-    .where('audit_log.target_user_id', '=', targetId)
-    .orderBy('audit_log.created_at', 'desc')
-    .orderBy('audit_log.id')
-    .limit(200)
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    actorId: row.actor_id,
-    actorEmail: row.email,
-    action: row.action as AuditEntry['action'],
-    details: JSON.parse(row.details) as Record<string, unknown>,
-    createdAt: new Date(row.created_at).toISOString(),
-  }));
+  const entries = await activityOfKinds(db, targetId, AUDIT_KINDS);
+  return entries.map(({ kind, ...entry }) => ({ ...entry, action: kind as AuditEntry['action'] }));
 }

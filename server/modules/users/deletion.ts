@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import { callPaddle } from '../../billing/paddle.js';
@@ -13,6 +13,7 @@ import { liveSubscriptions } from '../billing/ownership.js';
 import { rememberSubscription } from '../billing/subscriptions.js';
 import type { EventBus } from '../events/bus.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { forgetActivity, recordActivity } from '../activity/log.js';
 import { queueMail } from '../mail/jobs.js';
 import { renderMail } from '../mail/templates.js';
 import type { AuthSession, UserWithRoles } from './repo.js';
@@ -85,17 +86,13 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
     const personal = counters.map((row) => row.key).filter((key) => key.split(':').includes(user.email));
     if (personal.length > 0) await trx.deleteFrom('throttles').where('key', 'in', personal).execute();
     await trx.deleteFrom('users').where('id', '=', user.id).execute();
-    await trx
-      .insertInto('audit_log')
-      .values({
-        id: randomUUID(),
-        actor_id: null,
-        target_user_id: user.id,
-        action: 'account.deleted',
-        details: JSON.stringify({ registeredAt: new Date(user.created_at).toISOString(), seatsReleased: seats.length, subscriptionsCancelled: true }),
-        created_at: now.toISOString(),
-      })
-      .execute();
+    await forgetActivity(trx, user.id);
+    await recordActivity(trx, {
+      userId: user.id,
+      kind: 'account.deleted',
+      details: { registeredAt: new Date(user.created_at).toISOString(), seatsReleased: seats.length, subscriptionsCancelled: true },
+      at: now,
+    });
     await queueMail(trx, now, user.email, renderMail('accountDeleted', language, { name: user.first_name ?? '' }));
   });
   deps.bus.announce({ kind: 'user-deleted', userId: user.id });

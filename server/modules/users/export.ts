@@ -22,6 +22,8 @@ export interface DataExport {
   liteKeys: Record<string, unknown>[];
   downloads: Record<string, unknown>[];
   usage: { sessions: Record<string, unknown>[]; exports: Record<string, unknown>[]; launches: Record<string, unknown>[] };
+  /** The account's timeline (issue 21): what happened to it and when. */
+  activity: Record<string, unknown>[];
 }
 
 /**
@@ -31,7 +33,7 @@ export interface DataExport {
 export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }, user: UserWithRoles): Promise<DataExport> {
   const { db } = deps;
   const id = user.id;
-  const [social, sessions, customer, subscriptions, transactions, refunds, licences, passes, seats, coupons, liteKeys, downloads, usageSessions, usageExports, launches] =
+  const [social, sessions, customer, subscriptions, transactions, refunds, licences, passes, seats, coupons, liteKeys, downloads, usageSessions, usageExports, launches, activity] =
     await Promise.all([
       db.selectFrom('social_accounts').select(['provider', 'email', 'created_at']).where('user_id', '=', id).execute(),
       db.selectFrom('sessions').select(['id', 'method', 'created_at', 'last_active_at', 'expires_at', 'ended_at', 'ended_reason', 'browser', 'os', 'address']).where('user_id', '=', id).execute(),
@@ -48,6 +50,7 @@ export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }
       db.selectFrom('analytics_sessions').selectAll().where('user_id', '=', id).execute(),
       db.selectFrom('analytics_exports').selectAll().where('user_id', '=', id).execute(),
       db.selectFrom('analytics_launches').selectAll().where('user_id', '=', id).execute(),
+      db.selectFrom('activity_log').select(['kind', 'actor_id', 'details', 'created_at']).where('user_id', '=', id).orderBy('created_at').orderBy('id').execute(),
     ]);
   const { password_hash: passwordHash, tokens_valid_after: _tokensValidAfter, roles, google_links: _google, facebook_links: _facebook, ...profile } = user;
   return {
@@ -71,5 +74,6 @@ export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }
     liteKeys,
     downloads,
     usage: { sessions: usageSessions, exports: usageExports, launches },
+    activity: activity.map((row) => ({ ...row, details: JSON.parse(row.details) as unknown })),
   };
 }

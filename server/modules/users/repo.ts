@@ -3,6 +3,7 @@ import type { Role } from '../../../contract/users.js';
 
 import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
+import { recordActivity } from '../activity/log.js';
 import { enqueue } from '../jobs/queue.js';
 
 export interface UserWithRoles extends UserRow {
@@ -159,7 +160,7 @@ export class UsersRepo {
   async insert(user: NewUser, roles: Role[], within?: Transaction<Database>): Promise<void> {
     const write = async (trx: Transaction<Database>) => {
       await trx.insertInto('users').values(user).execute();
-      await this.recordSignup(trx, user.id, new Date(user.created_at));
+      await this.recordSignup(trx, user.id, new Date(user.created_at), { source: user.signup_source ?? null, method: user.password_hash ? 'password' : null });
       if (roles.length > 0) {
         await trx
           .insertInto('user_roles')
@@ -173,10 +174,12 @@ export class UsersRepo {
 
   /**
    * Announces a new account with a job in the transaction that created it; the analytics module counts
-   * it from there (server/modules/analytics/jobs.ts), so an account and its count never part.
+   * it from there (server/modules/analytics/jobs.ts), so an account and its count never part. The
+   * account's timeline starts here too.
    */
-  async recordSignup(trx: Transaction<Database>, userId: string, at: Date): Promise<void> {
+  async recordSignup(trx: Transaction<Database>, userId: string, at: Date, how: { source: string | null; method: string | null }): Promise<void> {
     await enqueue(trx, at, { kind: SIGNED_UP_JOB, payload: { userId, at: at.toISOString() } });
+    await recordActivity(trx, { userId, kind: 'account.registered', details: how, at });
   }
 
   /** Deletes the user; roles, sessions and pending verifications go with it (foreign keys cascade). */

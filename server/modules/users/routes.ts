@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { activityPageSchema, activityQuerySchema } from '../../../contract/activity.js';
 import {
+  adminUserDetailSchema,
   adminUserSchema,
   auditEntrySchema,
   listUsersQuerySchema,
@@ -10,11 +12,14 @@ import {
   userIdParamsSchema,
 } from '../../../contract/users.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
-import { auditOf, changeRoles, deleteUser, listUsers, type AdminDeps } from './admin.js';
+import { activityOf } from '../activity/log.js';
+import type { Sessions } from '../auth/sessions.js';
+import { adminUserOf, auditOf, changeRoles, deleteUser, listUsers, type AdminDeps } from './admin.js';
+import { userDetail } from './detail.js';
 import { meOf } from './service.js';
 
-/** The current user, and the admin users list with its role changes, deletions and audit trail. */
-export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards }> = async (app, { admin, guards }) => {
+/** The current user, and the admin users list with its role changes, deletions, audit trail, and one user's detail and timeline. */
+export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards; sessions: Sessions }> = async (app, { admin, guards, sessions }) => {
   app.get('/users/me', { onRequest: guards.user, schema: { response: { 200: meSchema } } }, async (request) =>
     meOf(admin.db, admin.clock, currentUser(request)),
   );
@@ -35,5 +40,18 @@ export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guar
 
   app.get('/users/:id/audit', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: z.array(auditEntrySchema) } } }, async (request) =>
     auditOf(admin.db, request.params.id),
+  );
+
+  app.get('/users/:id', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: adminUserDetailSchema } } }, async (request) =>
+    userDetail({ ...admin, sessions }, request.params.id),
+  );
+
+  app.get(
+    '/users/:id/activity',
+    { onRequest: guards.admin, schema: { params: userIdParamsSchema, querystring: activityQuerySchema, response: { 200: activityPageSchema } } },
+    async (request) => {
+      await adminUserOf(admin, request.params.id);
+      return activityOf(admin.db, request.params.id, request.query);
+    },
   );
 };

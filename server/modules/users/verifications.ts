@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { recordActivity } from '../activity/log.js';
 import type { Database } from '../../db/schema.js';
 
 
@@ -56,6 +57,7 @@ export class VerificationsRepo {
         .executeTakeFirst();
       if (Number(used.numUpdatedRows) !== 1) return false;
       await trx.updateTable('users').set({ email_verified_at: at, updated_at: at }).where('id', '=', userId).execute();
+      await recordActivity(trx, { userId, kind: 'email.verified', at });
       return true;
     });
   }

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { v7 as timeOrderedId } from 'uuid';
+import type { ActivityEntry, ActivityKind, ActivityPage, ActivityQuery } from '../../../contract/activity.js';
+import type { Database } from '../../db/schema.js';
+
+/**
+ * The one activity log (issue 21). A service writes its entry with the change it describes, in the same
+ * transaction, so an entry exists exactly when the change does: a webhook delivered twice, whose second
+ * delivery changes nothing, writes nothing the second time.
+ */
+export interface ActivityRecord {
+  /** For an entry a retried or replayed event could write twice: its one key (e.g. `purchase:<transaction>`). */
+  key?: string;
+  userId: string;
+  kind: ActivityKind;
+  /** The admin who acted; null (the default) when the user or the portal itself did. */
+  actorId?: string | null;
+  /** No secrets and nothing personal beyond what the account page already shows. */
+  details?: Record<string, unknown>;
+  at: Date | string;
+}
+
+export async function recordActivity(db: Kysely<Database>, entry: ActivityRecord): Promise<void> {
+  await db
+    .insertInto('activity_log')
+    .values({
+      // Time-ordered (UUIDv7, the uuid package), so entries of the same instant list in the order written.
+      id: timeOrderedId(),
+      key: entry.key ?? null,
+      user_id: entry.userId,
+      actor_id: entry.actorId ?? null,
+      kind: entry.kind,
+      details: JSON.stringify(entry.details ?? {}),
+      created_at: typeof entry.at === 'string' ? entry.at : entry.at.toISOString(),
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+/** Forgets an account's timeline when the account goes (its deletion entry is written after this). */
+export async function forgetActivity(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('activity_log').where('user_id', '=', userId).execute();
+}
+
+function entries(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('activity_log')
+    .leftJoin('users', 'users.id', 'activity_log.actor_id')
+    .select(['activity_log.id', 'activity_log.actor_id', 'users.email', 'activity_log.kind', 'activity_log.details', 'activity_log.created_at'])
+    .where('activity_log.user_id', '=', userId);
+}
+
+type EntryRow = Awaited<ReturnType<ReturnType<typeof entries>['execute']>>[number];
+
+function toEntry(row: EntryRow): ActivityEntry {
+  return {
+    id: row.id,
+    kind: row.kind as ActivityKind,
+    actorId: row.actor_id,
+    actorEmail: row.email,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** `GET /users/{id}/activity`: one page of the timeline, newest first (ties by id), and its length. */
+export async function activityOf(db: Kysely<Database>, userId: string, query: ActivityQuery): Promise<ActivityPage> {
+  const [rows, count] = await Promise.all([
+    entries(db, userId).orderBy('activity_log.created_at', 'desc').orderBy('activity_log.id', 'desc').limit(query.take).offset(query.skip).execute(),
+    db
+      .selectFrom('activity_log')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { data: rows.map(toEntry), total: Number(count.n) };
+}
+
+/** The entries of the given kinds, newest first (at most 200): the admin changes the history dialog shows. */
+export async function activityOfKinds(db: Kysely<Database>, userId: string, kinds: readonly ActivityKind[]): Promise<ActivityEntry[]> {
+  const rows = await entries(db, userId)
+    .where('activity_log.kind', 'in', [...kinds])
+    .orderBy('activity_log.created_at', 'desc')
+    .orderBy('activity_log.id')
+    .limit(200)
+    .execute();
+  return rows.map(toEntry);
+}

@@ -1,0 +1,82 @@
+import type { AdminUserDetail } from '../../../contract/users.js';
+import { AppError } from '../../errors.js';
+import type { Sessions } from '../auth/sessions.js';
+import { subscriptionOf } from '../billing/subscriptions.js';
+import { seatsOf } from '../devices/service.js';
+import { adminUserOf, type AdminDeps } from './admin.js';
+
+const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
+
+/**
+ * `GET /users/{id}` (admin; issue 21): everything support needs about one account, read from the portal's
+ * own tables in one round of queries (Paddle is never asked, so the page answers when Paddle does not).
+ */
+export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userId: string): Promise<AdminUserDetail> {
+  const { db } = deps;
+  const profile = await db
+    .selectFrom('users')
+    .select(['phone', 'country', 'language', 'email_verified_at', 'signup_source', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!profile) throw new AppError('USER_NOT_FOUND', 404);
+  const now = deps.clock.now();
+  const [row, sessions, subscription, transactions, licences, devices, coupons, passes, liteKeys] = await Promise.all([
+    adminUserOf(deps, userId),
+    deps.sessions.list(userId, ''),
+    subscriptionOf(db, userId, now),
+    db
+      .selectFrom('transactions')
+      .select(['id', 'status', 'origin', 'subscription_id', 'billed_at', 'created_at', 'grand_total', 'currency_code', 'refund_status'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(200)
+      .execute(),
+    db
+      .selectFrom('licences')
+      .select(['id', 'source', 'edition', 'release', 'updates_until', 'granted_at', 'revoked_at'])
+      .where('user_id', '=', userId)
+      .orderBy('granted_at', 'desc')
+      .execute(),
+    seatsOf(deps, userId),
+    db.selectFrom('coupon_redemptions').select(['code', 'redeemed_at']).where('user_id', '=', userId).orderBy('redeemed_at', 'desc').execute(),
+    db.selectFrom('access_passes').select(['source_ref', 'starts_at', 'ends_at']).where('user_id', '=', userId).orderBy('starts_at', 'desc').execute(),
+    db.selectFrom('lite_keys').select(['key', 'channel', 'claimed_at']).where('claimed_by', '=', userId).orderBy('claimed_at', 'desc').execute(),
+  ]);
+  return {
+    user: {
+      ...row,
+      phone: profile.phone,
+      country: profile.country,
+      language: profile.language === 'de' ? 'de' : 'en',
+      emailVerifiedAt: iso(profile.email_verified_at),
+      signupSource: profile.signup_source,
+    },
+    signInMethods: { password: profile.password_hash !== null, google: row.googleConnected, facebook: row.facebookConnected },
+    // An admin looking at someone else's sessions: none of them is "this device".
+    sessions: sessions.map((session) => ({ ...session, current: false })),
+    subscription,
+    transactions: transactions.map((payment) => ({
+      id: payment.id,
+      status: payment.status,
+      origin: payment.origin,
+      subscriptionId: payment.subscription_id,
+      billedAt: iso(payment.billed_at ?? payment.created_at),
+      total: { amount: Number(payment.grand_total), currencyCode: payment.currency_code },
+      refundStatus: payment.refund_status,
+    })),
+    licences: licences.map((licence) => ({
+      id: licence.id,
+      source: licence.source,
+      edition: licence.edition,
+      release: licence.release,
+      updatesUntil: iso(licence.updates_until),
+      grantedAt: new Date(licence.granted_at).toISOString(),
+      revokedAt: iso(licence.revoked_at),
+    })),
+    devices,
+    coupons: coupons.map((coupon) => ({ code: coupon.code, redeemedAt: new Date(coupon.redeemed_at).toISOString() })),
+    accessPasses: passes.map((pass) => ({ code: pass.source_ref, startsAt: new Date(pass.starts_at).toISOString(), endsAt: new Date(pass.ends_at).toISOString() })),
+    liteKeys: liteKeys.map((key) => ({ key: key.key, channel: key.channel, claimedAt: iso(key.claimed_at) })),
+  };
+}
