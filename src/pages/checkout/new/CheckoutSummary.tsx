@@ -85,7 +85,7 @@ export function CheckoutSummary({
           </Typography>
           <Box component="ul" sx={{ pl: 2.5, my: 1, '& li': { mb: 0.5 } }}>
             {schedule.trial && (
-              <li data-testid="checkout-trial">{t('pages.prices.trial', { count: schedule.trial.days, date: date(schedule.trial.endsAt) })}</li>
+              <li data-testid="checkout-trial-note">{t('pages.prices.trial', { count: schedule.trial.days, date: date(schedule.trial.endsAt) })}</li>
             )}
             <li data-testid="checkout-next">{t('pages.prices.next', { date: date(schedule.next.at), amount: charge(schedule.next.charge) })}</li>
             {schedule.discount && (
