@@ -6,6 +6,21 @@ export const moneySchema = z.object({ amount: z.number().int(), currencyCode: z.
 
 const discountRef = z.object({ id: z.string() }).nullable();
 
+/**
+ * How long a discount lasts, as Paddle says it (`recur`, `maximum_recurring_intervals`): `recur` false
+ * takes it off the first payment only; true with `maximumRecurringIntervals` N off the first N billing
+ * periods' payments; true with null off every payment.
+ */
+export const discountDurationSchema = z.object({ recur: z.boolean(), maximumRecurringIntervals: z.number().int().positive().nullable() });
+export type DiscountDuration = z.infer<typeof discountDurationSchema>;
+
+/**
+ * A plan's first-purchase offer for this buyer (the launch discount): its name, how long it lasts, and
+ * the plan's price per billing period while it lasts, in the buyer's currency, tax excluded.
+ */
+export const planOfferSchema = discountDurationSchema.extend({ discountId: z.string(), description: z.string(), price: z.object({ amount: z.number().int(), currencyCode: z.string() }) });
+export type PlanOffer = z.infer<typeof planOfferSchema>;
+
 /** `GET /paddle/list-plans` (spec section 3: id, description, discount id). */
 export const planSchema = z.object({
   id: z.string(),
@@ -14,6 +29,8 @@ export const planSchema = z.object({
   unitPrice: moneySchema,
   trialDays: z.number().int().nullable(),
   discount: discountRef,
+  /** The first-purchase offer this buyer gets at checkout; null when none (e.g. a returning subscriber). */
+  offer: planOfferSchema.nullable(),
 });
 export const listPlansResponseSchema = z.array(planSchema);
 export type Plan = z.infer<typeof planSchema>;
@@ -57,6 +74,7 @@ export const discountSchema = z.object({
   currencyCode: z.string().nullable(),
   restrictTo: z.array(z.string()).nullable(),
   expiresAt: z.string().nullable(),
+  ...discountDurationSchema.shape,
 });
 export type Discount = z.infer<typeof discountSchema>;
 
@@ -125,7 +143,9 @@ export const checkoutResponseSchema = z.object({
    * The discount the transaction carries: the one asked for, the plan's first-purchase discount, or the
    * upgrade discount the server applies by itself for an owner of the previous release.
    */
-  discount: z.object({ id: z.string(), description: z.string() }).nullable(),
+  discount: z.object({ id: z.string(), description: z.string(), ...discountDurationSchema.shape }).nullable(),
+  /** The billing period of a plan (what "next" and "then" charges repeat by); null for a perpetual licence. */
+  interval: z.enum(['month', 'year']).nullable(),
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 

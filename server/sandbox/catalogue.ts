@@ -126,7 +126,9 @@ export function seedCatalogue(): { products: IProductResponse[]; prices: IPriceR
   ];
   const discounts = [
     discount(DISCOUNT_IDS.launchMonthly, { description: 'Launch offer: first month half price', type: 'percentage', amount: '50', restrict_to: [PRICE_IDS.monthly] }),
-    discount(DISCOUNT_IDS.welcome, { description: 'Welcome: 20% off', type: 'percentage', amount: '20', code: 'WELCOME20' }),
+    // Off the first three billing periods (Paddle: recur with maximum_recurring_intervals); the launch
+    // offer is off the first payment only (recur false).
+    discount(DISCOUNT_IDS.welcome, { description: 'Welcome: 20% off', type: 'percentage', amount: '20', code: 'WELCOME20', recur: true, maximum_recurring_intervals: 3 }),
     discount(DISCOUNT_IDS.flat, { description: '10 USD off', type: 'flat', amount: '1000', currency_code: 'USD', code: 'SAVE10' }),
     discount(DISCOUNT_IDS.humble, {
       description: 'Humble Bundle: 30% off Shapelab 2025',

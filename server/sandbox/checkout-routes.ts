@@ -25,6 +25,7 @@ type Txn = Json & {
   items: { price: Json & { id: string; name: string | null; description: string; product_id: string; billing_cycle: unknown; trial_period: unknown }; quantity: number }[];
   details: { totals: Record<string, string>; line_items: { price_id: string; totals: Record<string, string>; product: Json & { id: string; name: string; description: string | null } }[] };
   payments: { method_details?: unknown }[];
+  origin?: string;
 };
 
 class SandboxCallError extends Error {
@@ -112,6 +113,9 @@ export const sandboxCheckoutRoutes: FastifyPluginAsync<Options> = async (app, op
       settings: { display_mode: 'inline', theme: 'dark' },
       ...(txn.discount ? { discount: { id: txn.discount.id, code: txn.discount.code ?? '' } } : {}),
       upsell: null,
+      // Not in Paddle.js's data: tells the stand-in's frame to show Paddle's update-payment-method form
+      // (a card to save, no order summary) rather than a purchase.
+      ...(txn.origin === 'subscription_payment_method_change' ? { sandbox_purpose: 'payment-method-change' } : {}),
     };
   }
 

@@ -289,7 +289,9 @@ export function purchases(
       next_billed_at: period.ends_at,
       paused_at: null,
       canceled_at: null,
-      discount: null,
+      // The checkout's discount stays on the subscription, as Paddle keeps it: renewals take it off while
+      // it lasts (recurringDiscount below).
+      discount: txn.discount_id ? { id: txn.discount_id, starts_at: now(), ends_at: null } : null,
       collection_mode: 'automatic',
       billing_details: null,
       current_billing_period: period,
@@ -313,6 +315,23 @@ export function purchases(
   };
   const outstanding = (sub: SandboxRecord) => transactions.find((t) => t.subscription_id === sub.id && t.status === 'past_due');
 
+  /**
+   * The subscription's discount if it still applies to its next charge, as Paddle counts it: `recur`
+   * false, the first payment only (a trial's first payment is the one when it ends); `recur` true, the
+   * first `maximum_recurring_intervals` billed periods (null: every one). Charges already discounted are
+   * counted from the subscription's transactions (a trial's zeroed checkout took nothing off).
+   */
+  function recurringDiscount(sub: SandboxRecord): IDiscountResponse | null {
+    const id = (sub.discount as { id: string } | null)?.id;
+    const discount = id ? data.discounts.find((d) => d.id === id) : undefined;
+    if (!discount) return null;
+    const used = transactions.filter(
+      (t) => t.subscription_id === sub.id && t.discount_id === discount.id && Number((t.details as { totals: { discount: string } }).totals.discount) > 0,
+    ).length;
+    const allowed = discount.recur ? (discount.maximum_recurring_intervals ?? Number.POSITIVE_INFINITY) : 1;
+    return used < allowed ? discount : null;
+  }
+
   /** One renewal of `sub`, due at its `next_billed_at`: the charge, and the next period or past due. */
   function renew(sub: SandboxRecord) {
     const startsAt = new Date(sub.next_billed_at as string);
@@ -328,6 +347,7 @@ export function purchases(
       subscriptionId: sub.id,
       currency: sub.currency_code as string,
       billingPeriod: period,
+      discount: recurringDiscount(sub),
     });
     const wasTrialing = sub.status === 'trialing';
     if (!charge(sub.id)) {

@@ -49,6 +49,13 @@ describeEachDatabase(
         unitPrice: { amount: 1999, currencyCode: 'USD' },
         trialDays: 14,
         discount: { id: DISCOUNT_IDS.launchMonthly },
+        offer: {
+          discountId: DISCOUNT_IDS.launchMonthly,
+          description: 'Launch offer: first month half price',
+          recur: false,
+          maximumRecurringIntervals: null,
+          price: { amount: 999, currencyCode: 'USD' },
+        },
       });
       expect(yearly).toMatchObject({ id: PRICE_IDS.yearly, interval: 'year', discount: null });
       expect(yearly.unitPrice.amount).toBe(monthly.unitPrice.amount * 10);

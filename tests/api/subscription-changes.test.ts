@@ -210,9 +210,11 @@ describeEachDatabase(
       ({ token } = await session(server(), user));
       expect((await call(server(), 'GET', '/api/subscription/user', token)).json().status).toBe('canceled');
       expect((await call(server(), 'GET', '/api/paddle/list-plans', token)).json().map((plan: { trialDays: number | null }) => plan.trialDays)).toEqual([null, null]);
+      // Nor the launch offer: its checkout would not carry it (issue 20: choose-plan never promises what checkout does not give).
+      expect((await call(server(), 'GET', '/api/paddle/list-plans', token)).json().map((plan: { offer: unknown }) => plan.offer)).toEqual([null, null]);
 
       const checkout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly } });
-      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null });
+      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null, interval: 'month' });
       expect((await paddle.pay(checkout.json().transactionId, TEST_CARDS.success)).status).toBe(200);
       await paddle.sandbox.flush();
       const again = (await call(server(), 'GET', '/api/subscription/user', token)).json();

@@ -95,6 +95,9 @@ export async function shown(locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: 10_000 });
 }
 
+/** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */
+export const SUBMIT_CARD = /^(Pay|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
+
 /** Fills the stand-in checkout's card form (server/sandbox) and pays. */
 export async function payWith(page: Page, card: string): Promise<void> {
   const checkout = page.frameLocator('iframe.paddle-frame');
@@ -102,7 +105,7 @@ export async function payWith(page: Page, card: string): Promise<void> {
   await checkout.getByLabel('Expiry date').fill('12/30');
   await checkout.getByLabel('Security code').fill('123');
   await checkout.getByLabel('Name on card').fill('E2E Buyer');
-  await checkout.getByRole('button', { name: /^Pay/ }).click();
+  await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
 }
 
 /** The page's serious and critical axe-core violations (WCAG 2.1 A and AA), one line each. */

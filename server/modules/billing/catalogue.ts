@@ -1,5 +1,5 @@
 import type { CountryCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
-import type { Discount, PreloadResponse } from '../../../contract/billing.js';
+import type { Discount, DiscountDuration, PreloadResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
@@ -47,8 +47,15 @@ export function upgradeFromRelease(discount: PaddleDiscount): string | null {
   return typeof from === 'string' && from !== '' ? from : null;
 }
 
+/** How long a discount lasts, in Paddle's terms (a non-positive limit is read as none: Paddle refuses it). */
+export function durationOf(discount: PaddleDiscount): DiscountDuration {
+  const limit = discount.maximumRecurringIntervals ?? null;
+  return { recur: discount.recur, maximumRecurringIntervals: discount.recur && limit !== null && limit > 0 ? limit : null };
+}
+
 export function toDiscount(discount: PaddleDiscount): Discount {
   return {
+    ...durationOf(discount),
     id: discount.id,
     code: discount.code ?? null,
     description: discount.description,

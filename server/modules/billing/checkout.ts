@@ -5,7 +5,7 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
-import { upgradeFromRelease, type Catalogue } from './catalogue.js';
+import { durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
 import { customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
@@ -97,7 +97,8 @@ export async function createCheckout(
   return {
     transactionId,
     trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency,
-    discount: discount ? { id: discount.id, description: discount.description } : null,
+    discount: discount ? { id: discount.id, description: discount.description, ...durationOf(discount) } : null,
+    interval: kind === 'subscription' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year') ? price.billingCycle.interval : null,
   };
 }
 

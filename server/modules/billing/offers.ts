@@ -1,7 +1,7 @@
 import type { Plan, PreloadResponse } from '../../../contract/billing.js';
 import type { UserWithRoles } from '../users/repo.js';
 import { buyerOf } from './buyer.js';
-import type { Catalogue } from './catalogue.js';
+import { durationOf, type Catalogue } from './catalogue.js';
 import { hadSubscription } from './checkout.js';
 import type { CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/licences.js';
@@ -13,15 +13,35 @@ import { upgradeEligibility } from './ownership.js';
  * plans without it.
  */
 export async function plansFor(deps: CustomerDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Plan[]> {
-  const plans = await catalogue.plans();
-  const [prices, returning] = await Promise.all([
+  const [plans, buyer, returning] = await Promise.all([catalogue.plans(), buyerOf(deps, user), hadSubscription(deps.db, user.id)]);
+  // The plans' prices and their offers' prices are asked of Paddle at once, not one after the other.
+  const [prices, offers] = await Promise.all([
     catalogue.pricesFor(
       plans.map((plan) => plan.id),
-      await buyerOf(deps, user),
+      buyer,
     ),
-    hadSubscription(deps.db, user.id),
+    // A returning subscriber's checkout carries no first-purchase offer (checkout.ts), so none is shown.
+    returning ? Promise.resolve(plans.map(() => null)) : Promise.all(plans.map((plan) => offerPrice(catalogue, plan, buyer))),
   ]);
-  return plans.map((plan) => ({ ...plan, unitPrice: prices.get(plan.id) ?? plan.unitPrice, trialDays: returning ? null : plan.trialDays }));
+  return plans.map((plan, index) => {
+    const unitPrice = prices.get(plan.id) ?? plan.unitPrice;
+    const offer = offers[index] ?? null;
+    // An offer is only one that takes something off this buyer's price, in the same currency.
+    const real = offer && offer.price.currencyCode === unitPrice.currencyCode && offer.price.amount < unitPrice.amount;
+    return { ...plan, unitPrice, trialDays: returning ? null : plan.trialDays, offer: real ? offer : null };
+  });
+}
+
+/**
+ * A plan's first-purchase discount as the buyer would get it, priced by Paddle's preview with the
+ * discount (never computed here); a discount that cannot be used now (expired, archived, used up) is none.
+ */
+async function offerPrice(catalogue: Catalogue, plan: Pick<Plan, 'id' | 'discount'>, buyer: Awaited<ReturnType<typeof buyerOf>>): Promise<Plan['offer']> {
+  if (!plan.discount) return null;
+  const discount = await catalogue.discountById(plan.discount.id).catch(() => null);
+  if (!discount) return null;
+  const price = (await catalogue.pricesFor([plan.id], buyer, discount.id)).get(plan.id);
+  return price ? { discountId: discount.id, description: discount.description, ...durationOf(discount), price } : null;
 }
 
 /**

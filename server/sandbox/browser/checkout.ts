@@ -38,6 +38,18 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Reco
   return node;
 }
 
+/** The few words whose language matters to a buyer here (Paddle's own checkout is localised likewise). */
+const WORDS = {
+  en: { startTrial: 'Start free trial', updateTitle: 'Update your card', updateNote: 'The new card is used for your next payments.', saveCard: 'Save card' },
+  de: {
+    startTrial: 'Kostenlos testen',
+    updateTitle: 'Karte aktualisieren',
+    updateNote: 'Die neue Karte wird für deine nächsten Zahlungen verwendet.',
+    saveCard: 'Karte speichern',
+  },
+} as const;
+const words = locale.startsWith('de') ? WORDS.de : WORDS.en;
+
 const money = (amount: number, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
 
 /** Card number check: 13 to 19 digits passing the Luhn sum. */
@@ -74,13 +86,24 @@ function field(id: string, label: string, attributes: Record<string, string>) {
   return { input, error, node: element('div', { class: 'field' }, element('label', { for: id }, label), input, error) };
 }
 
-function render(data: CheckoutEventsData): void {
+function render(data: CheckoutEventsData & { sandbox_purpose?: string }): void {
   const currency = data.currency_code;
   const trial = data.items.find((item) => item.trial_period);
   const due = data.totals.balance ?? data.totals.total;
-  const main = element('main', { 'aria-label': 'Checkout' });
+  // Paddle's update-payment-method checkout asks for a card only: no items, no prices, no "Pay".
+  const updatingCard = data.sandbox_purpose === 'payment-method-change';
+  const main = element('main', { 'aria-label': updatingCard ? words.updateTitle : 'Checkout' });
 
-  const summary = element('section', { 'aria-label': 'Order summary' });
+  const summary = updatingCard
+    ? element('section', { 'aria-label': words.updateTitle }, element('h1', { class: 'title' }, words.updateTitle), element('p', { class: 'note' }, words.updateNote))
+    : element('section', { 'aria-label': 'Order summary' });
+  if (!updatingCard) renderSummary(summary, data, trial, due);
+  main.append(summary);
+  renderPayment(main, data, updatingCard ? words.saveCard : trial?.trial_period && due === 0 ? words.startTrial : `Pay ${money(due, currency)}`);
+}
+
+function renderSummary(summary: HTMLElement, data: CheckoutEventsData, trial: CheckoutEventsData['items'][number] | undefined, due: number): void {
+  const currency = data.currency_code;
   for (const item of data.items) {
     // A trial item is free today; its line shows what it will cost.
     const subtotal = item.trial_period && item.recurring_totals ? item.recurring_totals.subtotal : item.totals.subtotal;
@@ -91,19 +114,21 @@ function render(data: CheckoutEventsData): void {
   summary.append(element('div', { class: 'row total' }, element('span', {}, 'Due today'), element('span', { 'data-testid': 'due-today' }, money(due, currency))));
   if (trial?.trial_period && data.recurring_totals) {
     summary.append(
-      element('p', { class: 'note' }, `Then ${money(data.recurring_totals.total, currency)} per ${trial.billing_cycle?.interval ?? 'month'} after a ${trial.trial_period.frequency}-${trial.trial_period.interval} trial.`),
+      element('p', { class: 'note' }, `First payment after the ${trial.trial_period.frequency}-${trial.trial_period.interval} trial: ${money(data.recurring_totals.total, currency)}, then billed every ${trial.billing_cycle?.interval ?? 'month'}.`),
     );
   }
-  main.append(summary);
+}
 
+function renderPayment(main: HTMLElement, data: CheckoutEventsData, submitLabel: string): void {
   const status = element('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  // Only the card form's submit button may start with 'Pay': tools find it by that name.
+  // Only the card form's submit button may start with 'Pay' (or be the trial's or the card update's
+  // button): tools find it by that name.
   const paypal = element('button', { type: 'button', class: 'paypal' }, 'Continue with PayPal');
   const number = field('card-number', 'Card number', { inputmode: 'numeric', autocomplete: 'cc-number', placeholder: '4242 4242 4242 4242' });
   const expiry = field('card-expiry', 'Expiry date', { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY' });
   const cvc = field('card-cvc', 'Security code', { inputmode: 'numeric', autocomplete: 'cc-csc', placeholder: '123' });
   const name = field('card-name', 'Name on card', { autocomplete: 'cc-name' });
-  const submit = element('button', { type: 'submit', class: 'pay' }, `Pay ${money(due, currency)}`);
+  const submit = element('button', { type: 'submit', class: 'pay' }, submitLabel);
   const form = element('form', { novalidate: '', 'aria-label': 'Card details' }, number.node, element('div', { class: 'pair' }, expiry.node, cvc.node), name.node, submit);
   main.append(element('section', { 'aria-label': 'Payment' }, paypal, element('p', { class: 'or' }, 'or pay by card'), form, status));
 
@@ -170,7 +195,7 @@ const style = element(
   `:root{color-scheme:${dark ? 'dark' : 'light'};font:15px/1.4 system-ui,sans-serif}
 body{margin:0;padding:16px;background:${dark ? '#121212' : '#fff'};color:${dark ? '#eee' : '#111'};min-width:280px}
 .row{display:flex;justify-content:space-between;padding:4px 0}.total{font-weight:600;border-top:1px solid #8886;margin-top:4px;padding-top:8px}
-.note,.or{color:#888;font-size:13px}.field{display:flex;flex-direction:column;margin:8px 0;flex:1}.pair{display:flex;gap:12px}
+.note,.or{color:#888;font-size:13px}.title{font-size:20px;margin:0 0 4px}.field{display:flex;flex-direction:column;margin:8px 0;flex:1}.pair{display:flex;gap:12px}
 label{font-size:13px;margin-bottom:4px}input{padding:10px;border-radius:6px;border:1px solid #8889;background:transparent;color:inherit;font:inherit}
 input[aria-invalid=true]{border-color:#e53935}.error{color:#ef5350;font-size:12px;min-height:1em}
 button{width:100%;padding:12px;border:none;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}

@@ -82,8 +82,16 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
           <Typography sx={{ mb: 2 }} data-testid="payment-method">
             {method ? describe(method) : t('pages.paymentOptions.unknown')}
           </Typography>
-          <Button variant="contained" onClick={() => void update()}>
-            {t('pages.paymentOptions.update')}
+          {/* Its own flow, not a purchase: a title of its own and what saving a card does, never a price. */}
+          <Typography variant="h6" component="h2" id="update-card-title">
+            {t('pages.prices.updateCardTitle')}
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="update-card-text">
+            {t('pages.prices.updateCardText')}
+            {` ${t(subscription.status === 'past_due' ? 'pages.prices.updateCardPastDue' : 'pages.prices.updateCardFree')}`}
+          </Typography>
+          <Button variant="contained" aria-describedby="update-card-title" onClick={() => void update()}>
+            {t('pages.prices.updateCard')}
           </Button>
         </>
       )}

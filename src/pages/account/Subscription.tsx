@@ -1,20 +1,20 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useList, useNotification, useOne } from '@refinedev/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { Plan } from '../../../contract/billing.js';
-import type { PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
@@ -41,7 +41,7 @@ export function cancelChoices(subscription: Pick<Subscription, 'status' | 'sched
   return [...(refund ? (['refund'] as const) : []), ...(cancelling ? [] : (['period'] as const))];
 }
 
-type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' } | { kind: 'switch'; preview: PlanChangePreview } | null;
+type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' } | null;
 
 /**
  * `/account/subscription` (spec sections 2, 4 and 9): the plan, its price and its state (trial days left,
@@ -55,15 +55,22 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const { language, localize } = useLocale();
   const { open: notify } = useNotification();
   const { result: subscription, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
-  const live = subscription && subscription.status !== 'canceled';
-  const { result: method } = useOne<PaymentMethod, DataError>({ resource: 'payment-method', id: 'me', queryOptions: { enabled: Boolean(live) } });
+  // Asked at once, beside the subscription, not after it (it was a waterfall: the page showed its content
+  // only after both round trips); without a subscription the server answers 404, which is no news here.
+  const { result: method } = useOne<PaymentMethod, DataError>({
+    resource: 'payment-method',
+    id: 'me',
+    errorNotification: false,
+    queryOptions: { retry: false },
+  });
   // The plan's price is a detail: the page works without it.
   const { result: planList } = useList<Plan, DataError>({ resource: 'plans', pagination: { mode: 'off' }, errorNotification: false });
   const plans = planList.data;
-  const { mutate: change, mutateAsync: preview, mutation } = useCustomMutation<Subscription | PlanChangePreview, DataError>();
+  const { mutate: change, mutation } = useCustomMutation<Subscription, DataError>();
   const [pending, setPending] = useState<Pending>(null);
   const [choice, setChoice] = useState<CancelChoice>('period');
-  const busy = mutation.isPending;
+  const planSwitch = usePlanSwitch(subscription?.status === 'trialing', () => void query.refetch());
+  const busy = mutation.isPending || planSwitch.busy;
 
   // A failure on the way here (the PayPal return's approval) is told on arrival.
   const arrival = (useLocation().state as { messageKey?: string } | null)?.messageKey;
@@ -86,18 +93,25 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     );
   }
 
-  async function askSwitch(interval: 'month' | 'year') {
-    const answer = await preview({ url: '/subscription/change/preview', method: 'post', values: { interval } }).catch(() => null);
-    if (answer) setPending({ kind: 'switch', preview: answer.data as PlanChangePreview });
-  }
-
   function askCancel(choices: CancelChoice[]) {
     setChoice(choices.includes('period') ? 'period' : 'refund');
     setPending({ kind: 'cancel', choices });
   }
 
-  if (query.isLoading) return <FullPageSpinner />;
   const title = t(titleKey);
+  // The page's frame at once, its rows as placeholders until the subscription is read.
+  if (query.isLoading) {
+    return (
+      <PageCard title={title} testId="subscription-page">
+        <Box aria-busy="true" data-testid="subscription-loading">
+          {[0, 1, 2, 3].map((row) => (
+            <Skeleton key={row} variant="text" sx={{ fontSize: '1rem', maxWidth: 420 }} />
+          ))}
+          <Skeleton variant="rounded" height={36} sx={{ mt: 2, maxWidth: 320 }} />
+        </Box>
+      </PageCard>
+    );
+  }
 
   if (!subscription || subscription.status === 'canceled') {
     return (
@@ -162,7 +176,22 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
           </Box>
         ))}
       </Box>
-      {trialing && <Chip color="info" label={t('pages.subscription.trialNote', { date: date(subscription.trialEndsAt) })} sx={{ mb: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }} />}
+      {/* What will happen, stated as it is: a cancelled trial ends without a charge; a cancellation ends access on its date. */}
+      {trialing && cancelling && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="subscription-notice">
+          {t('pages.prices.trialCancelled', { date: date(subscription.scheduledChange?.effectiveAt ?? subscription.trialEndsAt) })}
+        </Alert>
+      )}
+      {trialing && !cancelling && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="subscription-notice">
+          {t('pages.prices.trialActive', { date: date(subscription.trialEndsAt) })}
+        </Alert>
+      )}
+      {!trialing && cancelling && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="subscription-notice">
+          {t('pages.prices.cancelScheduled', { date: date(subscription.scheduledChange?.effectiveAt) })}
+        </Alert>
+      )}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         {cancelling ? (
           <>
@@ -177,7 +206,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
           </>
         ) : (
           <>
-            <Button variant="contained" disabled={busy} onClick={() => void askSwitch(yearly ? 'month' : 'year')}>
+            <Button variant="contained" disabled={busy} onClick={() => planSwitch.ask(yearly ? 'month' : 'year')}>
               {yearly ? t('pages.subscription.switchToMonthly') : t('pages.subscription.switchToYearly')}
             </Button>
             <Button variant="outlined" color="error" disabled={busy} onClick={() => askCancel(choices)}>
@@ -231,34 +260,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         {price ? t('pages.subscription.continueText', { date: resumesAt, price }) : t('pages.subscription.continueTextNoPrice', { date: resumesAt })}
       </ConfirmDialog>
 
-      <ConfirmDialog
-        open={pending?.kind === 'switch'}
-        title={
-          pending?.kind === 'switch' && pending.preview.interval === 'year' ? t('pages.subscription.switchToYearly') : t('pages.subscription.switchToMonthly')
-        }
-        confirmLabel={t('pages.subscription.confirmSwitch')}
-        cancelLabel={t('pages.subscription.keep')}
-        busy={busy}
-        onCancel={() => setPending(null)}
-        onConfirm={() => {
-          if (pending?.kind === 'switch') run('/subscription/change', { interval: pending.preview.interval }, () => t('pages.subscription.switched'));
-        }}
-      >
-        {pending?.kind === 'switch' && (
-          <>
-            <Box component="span" sx={{ display: 'block' }} data-testid="switch-charge">
-              {t(trialing ? 'pages.subscription.switchChargeLater' : 'pages.subscription.switchChargeNow', {
-                amount: formatPrice(pending.preview.charge.amount, pending.preview.charge.currencyCode, language),
-                tax: formatPrice(pending.preview.tax.amount, pending.preview.tax.currencyCode, language),
-                date: date(pending.preview.chargedAt),
-              })}
-            </Box>
-            <Box component="span" sx={{ display: 'block', mt: 1 }}>
-              {t('pages.subscription.switchCycle', { start: date(pending.preview.newPeriod.startsAt), end: date(pending.preview.newPeriod.endsAt) })}
-            </Box>
-          </>
-        )}
-      </ConfirmDialog>
+      {planSwitch.dialog}
     </PageCard>
   );
 }

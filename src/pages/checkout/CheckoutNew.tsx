@@ -118,7 +118,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
               />
             ))}
           </RadioGroup>
-          <CheckoutSummary summary={checkout.summary} currencyCode={selected.currencyCode} applied={checkout.applied} />
+          <CheckoutSummary summary={checkout.summary} currencyCode={selected.currencyCode} transaction={checkout.transaction} />
           <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
             <Button variant="outlined" onClick={() => setDialog(true)}>
               {t('pages.checkout.addDiscount')}

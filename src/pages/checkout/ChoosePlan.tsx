@@ -9,9 +9,10 @@ import Typography from '@mui/material/Typography';
 import { useList, useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { PerpetualLicence, Plan } from '../../../contract/billing.js';
+import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
@@ -19,7 +20,10 @@ import { formatLongDate, formatPrice } from '../../format/index.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
- * free plan, prices excluding tax; the current plan, a cancelled one and a trial are marked.
+ * free plan, prices excluding tax, with the launch offer a first subscription gets (its price and how
+ * many payments it covers, from the server). Once subscribed (a trial too) the current plan is marked
+ * "Current plan" with its state (trial, cancelled) and links to the subscription; the other plan offers
+ * the switch to it, confirmed against the server's preview of the charge.
  */
 export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
@@ -29,6 +33,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const planList = useList<Plan, DataError>({ resource: 'plans', pagination: { mode: 'off' } });
   const licenceList = useList<PerpetualLicence, DataError>({ resource: 'licences', pagination: { mode: 'off' } });
   const { result: subscription, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
+  const planSwitch = usePlanSwitch(subscription?.status === 'trialing', () => void query.refetch());
 
   if (planList.query.isLoading || licenceList.query.isLoading || query.isLoading) return <FullPageSpinner />;
   if (!planList.query.isSuccess || !licenceList.query.isSuccess || !query.isSuccess) return null;
@@ -39,11 +44,21 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
   const freeCurrency = plans[0]?.unitPrice.currencyCode ?? subscription?.currencyCode ?? null;
   const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
 
-  const markOf = (plan: Plan) => {
-    if (!live || live.interval !== plan.interval) return null;
-    if (live.scheduledChange?.action === 'cancel') return t('pages.choosePlan.canceled', { date: date(live.scheduledChange.effectiveAt) });
-    if (live.status === 'trialing') return t('pages.choosePlan.trial', { date: date(live.trialEndsAt) });
-    return t('pages.choosePlan.current');
+  /** The current plan's state beside its "Current plan" mark: a trial or a cancellation with its date. */
+  const stateOf = (current: Subscription) => {
+    if (current.scheduledChange?.action === 'cancel') return t('pages.choosePlan.canceled', { date: date(current.scheduledChange.effectiveAt) });
+    if (current.status === 'trialing') return t('pages.choosePlan.trial', { date: date(current.trialEndsAt) });
+    return null;
+  };
+  const offerText = (plan: Plan, offer: PlanOffer) => {
+    const price = formatPrice(offer.price.amount, offer.price.currencyCode, language);
+    const first = !offer.recur
+      ? t('pages.prices.offerOnce', { price })
+      : offer.maximumRecurringIntervals === null
+        ? t('pages.prices.offerEvery', { price })
+        : t('pages.prices.offerFirst', { price, count: offer.maximumRecurringIntervals });
+    const then = offer.recur && offer.maximumRecurringIntervals === null ? '' : `, ${t('pages.prices.offerThen', { price: formatPrice(plan.unitPrice.amount, plan.unitPrice.currencyCode, language), per: t(`pages.checkout.per.${plan.interval}`) })}`;
+    return `${first}${then}`;
   };
 
   return (
@@ -58,7 +73,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
       )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, maxWidth: 1000 }}>
         {plans.map((plan) => {
-          const mark = markOf(plan);
+          const current = live?.interval === plan.interval ? live : null;
+          const state = current ? stateOf(current) : null;
           const name = plan.interval === 'year' ? t('pages.choosePlan.yearly') : t('pages.choosePlan.monthly');
           return (
             <Card key={plan.id} variant="outlined" component="article" aria-label={name} sx={{ display: 'flex', flexDirection: 'column' }}>
@@ -74,13 +90,33 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                   {plan.interval === 'year' ? t('pages.choosePlan.perYear') : t('pages.choosePlan.perMonth')} · {t('pages.choosePlan.excludingTax')}
                 </Typography>
                 {plan.trialDays !== null && !live && <Typography sx={{ mt: 1 }}>{t('pages.choosePlan.trialDays', { count: plan.trialDays })}</Typography>}
-                {mark && <Chip color="primary" label={mark} sx={{ mt: 2 }} data-testid="plan-mark" />}
+                {plan.offer && !live && (
+                  <Alert severity="success" icon={false} sx={{ mt: 1 }} data-testid="plan-offer">
+                    <Box component="strong" sx={{ display: 'block' }}>
+                      {plan.offer.description}
+                    </Box>
+                    {offerText(plan, plan.offer)}
+                  </Alert>
+                )}
+                {current && <Chip color="primary" label={t('pages.choosePlan.current')} sx={{ mt: 2 }} data-testid="plan-mark" />}
+                {state && (
+                  <Typography color="text.secondary" sx={{ mt: 1 }} data-testid="plan-state">
+                    {state}
+                  </Typography>
+                )}
               </CardContent>
               <CardActions>
-                {live ? (
+                {current ? (
                   <Button component={RouterLink} to={localize('/account/subscription')}>
                     {t('pages.choosePlan.manage')}
                   </Button>
+                ) : live ? (
+                  // A cancelled plan is continued on the subscription page before it can be switched.
+                  live.scheduledChange?.action !== 'cancel' && (
+                    <Button variant="contained" disabled={planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
+                      {t(`pages.prices.switchTo.${plan.interval}`)}
+                    </Button>
+                  )
                 ) : (
                   <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/subscription/${plan.id}`)}>
                     {t('pages.choosePlan.choose', { plan: name })}
@@ -110,6 +146,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
         {t('pages.choosePlan.perpetualHint')}{' '}
         <RouterLink to={localize('/perpetual')}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
       </Alert>
+      {planSwitch.dialog}
     </Box>
   );
 }

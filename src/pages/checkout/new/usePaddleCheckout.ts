@@ -18,6 +18,8 @@ export interface PaddleCheckout {
   summary: CheckoutEventsData | null;
   /** The discount the server put on the transaction (asked for, the plan's own, or the upgrade discount). */
   applied: CheckoutResponse['discount'];
+  /** The server's answer for the open transaction (its trial, discount and billing period); null before it. */
+  transaction: CheckoutResponse | null;
   loading: boolean;
   /** The server's refusal of the checkout, by messageKey. */
   errorKey: string | null;
@@ -39,7 +41,7 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
   const navigate = useNavigate();
   const { mutateAsync: createTransaction } = useCustomMutation<CheckoutResponse, DataError>();
   const [summary, setSummary] = useState<CheckoutEventsData | null>(null);
-  const [applied, setApplied] = useState<CheckoutResponse['discount']>(null);
+  const [transaction, setTransaction] = useState<CheckoutResponse | null>(null);
   const [loading, setLoading] = useState(true);
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [providerError, setProviderError] = useState<string | null>(null);
@@ -81,7 +83,7 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
       });
       const { data: checkout } = await create.current({ url: '/paddle/checkout', method: 'post', values: { priceId, discountId }, errorNotification: false });
       if (cancelled) return;
-      setApplied(checkout.discount);
+      setTransaction(checkout);
       if (opened.current) paddle.Checkout.close();
       opened.current = true;
       paddle.Checkout.open({
@@ -99,7 +101,7 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
     };
     open().catch((failure: unknown) => {
       if (cancelled) return;
-      setApplied(null);
+      setTransaction(null);
       setErrorKey(typeof failure === 'object' && failure !== null && 'messageKey' in failure ? String(failure.messageKey) : 'DEFAULT');
       setLoading(false);
     });
@@ -116,5 +118,5 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
     [],
   );
 
-  return { summary, applied, loading, errorKey, providerError, discountWarned };
+  return { summary, applied: transaction?.discount ?? null, transaction, loading, errorKey, providerError, discountWarned };
 }
