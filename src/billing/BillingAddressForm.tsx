@@ -105,7 +105,9 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
   const business = businessChoice ?? Boolean(saved?.company || saved?.vatNumber);
   businessNow.current = business;
   const shown: Field[] = FIELDS.filter((field) => (field === 'email' ? withEmail : business || !BUSINESS_ONLY.includes(field)));
-  const countries = useCountryOptions(i18n.language, allCountries, watch('country'));
+  // The loaded country is an option from the first render with data: the form's reset sets the select's
+  // value right after, and a select drops a value it has no option for.
+  const countries = useCountryOptions(i18n.language, allCountries, watch('country') || saved?.country || '');
   const problem = (field: Field) => {
     const message = errors[field]?.message;
     return message ? t(message) : undefined;
