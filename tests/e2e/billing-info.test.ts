@@ -110,6 +110,9 @@ for (const language of ['en', 'de'] as const) {
       expect(await form.getByLabel(texts.company).count()).toBe(0);
       await form.getByLabel(texts.business).check();
       await form.getByLabel(texts.company).fill('Analytical Engines GmbH');
+      // A business's invoice carries its street and town: required once the switch is on.
+      await form.getByLabel(new RegExp(`^${texts.street}`)).fill('Unter den Linden 1');
+      await form.getByLabel(new RegExp(`^${texts.city}`)).fill('Berlin');
       await form.getByLabel(texts.vat).fill('DE 123 456 789');
       await form.getByRole('button', { name: texts.save }).click();
       await shown(form.getByText(texts.postcodeInvalid));
