@@ -33,18 +33,31 @@ export function isPostalCode(countryCode: string | null, postalCode: string): bo
 }
 
 /**
- * Spec section 5's rules for a billing region, shared by the screens and the server. The checkout's
- * region and VAT dialog buys as a business, so everything there is required (`business`); billing info
- * asks for the country and postal code, and checks the rest when given. The postal code must be one of
- * the country's; a VAT number needs a company, at least 2 characters and, where its country's numbers can
- * be checked (the EU, the UK, Switzerland, Norway...), that country's format with correct check digits.
+ * The countries where Paddle needs a postal code besides the country to work out tax (Paddle's
+ * "Supported countries" page; its address docs: "Paddle only requires a country except in some regions
+ * where a ZIP or postal code is also required"). Everywhere else a consumer gives only the country.
+ */
+export const POSTAL_CODE_COUNTRIES: readonly string[] = ['AU', 'CA', 'DE', 'ES', 'FR', 'GB', 'IN', 'IT', 'NL', 'US'];
+
+/** Whether a buyer in `countryCode` must give a postal code for tax (Paddle's rule above). */
+export const needsPostalCode = (countryCode: string | null) => POSTAL_CODE_COUNTRIES.includes(countryCode?.trim().toUpperCase() ?? '');
+
+/**
+ * Spec section 5's rules for a billing region, shared by the screens and the server (issue 20 narrows
+ * what is required). A consumer needs only what tax needs: the country, and the postal code where Paddle
+ * asks for one. A business (`business`: "I'm buying as a business") also names its company, street and
+ * town, since an invoice to a business carries its address; its VAT number stays optional (a business
+ * outside the EU may have none) but is checked when given. Whatever is given is checked: the postal code
+ * must be one of the country's; a VAT number needs a company, at least 2 characters and, where its
+ * country's numbers can be checked (the EU, the UK, Switzerland, Norway...), that country's format with
+ * correct check digits.
  */
 export function regionProblems(values: RegionValues, options: { business: boolean }): Partial<Record<keyof RegionValues, RegionProblem>> {
   const problems: Partial<Record<keyof RegionValues, RegionProblem>> = {};
   const blank = (value: string | null) => !value || value.trim() === '';
-  const required: (keyof RegionValues)[] = options.business
-    ? ['country', 'postalCode', 'state', 'city', 'addressLine1', 'company', 'vatNumber']
-    : ['country', 'postalCode'];
+  const required: (keyof RegionValues)[] = ['country'];
+  if (needsPostalCode(values.country)) required.push('postalCode');
+  if (options.business) required.push('company', 'addressLine1', 'city');
   for (const field of required) if (blank(values[field])) problems[field] = 'required';
 
   const country = values.country?.trim().toUpperCase() ?? '';

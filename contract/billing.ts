@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { releaseSchema } from './licensing.js';
 
+// --- Localized catalogue (issue 20, item 9) ---
+
+/** A catalogue entry's name and description in one language. */
+export const localizedTextSchema = z.object({ name: z.string(), description: z.string().nullable() });
+
+/**
+ * A product's or plan's name and description in every interface language (spec section 1: en and de).
+ * Both languages travel in every answer and the SPA picks the reader's (src/billing/catalogueText.ts):
+ * the language is the URL's (/de/...) and switches without a reload, so one cached answer serves both and
+ * the answer never depends on a request header. `de` falls back to the English when the catalogue has no
+ * German text.
+ */
+export const catalogueTextSchema = z.object({ en: localizedTextSchema, de: localizedTextSchema });
+export type CatalogueText = z.infer<typeof catalogueTextSchema>;
+
+// --- end of localized catalogue ---
+
 /** Money in minor units (cents; Paddle's two-decimal HUF) with its currency; never a float. */
 export const moneySchema = z.object({ amount: z.number().int(), currencyCode: z.string() });
 
@@ -31,6 +48,8 @@ export const planSchema = z.object({
   discount: discountRef,
   /** The first-purchase offer this buyer gets at checkout; null when none (e.g. a returning subscriber). */
   offer: planOfferSchema.nullable(),
+  /** The plan's name (its price's, e.g. Monthly) and the subscription's description, in en and de. */
+  i18n: catalogueTextSchema,
 });
 export const listPlansResponseSchema = z.array(planSchema);
 export type Plan = z.infer<typeof planSchema>;
@@ -48,6 +67,8 @@ export const perpetualProductSchema = z.object({
   prices: z.array(z.object({ id: z.string(), description: z.string(), unitPrice: moneySchema, upgradePrice: moneySchema.nullable() })),
   /** The upgrade discount, for a buyer eligible for it (spec section 3); null otherwise. */
   discount: discountRef,
+  /** `name` and `description` in en and de, for the page to show in the reader's language. */
+  i18n: catalogueTextSchema,
 });
 export const perpetualProductsResponseSchema = z.array(perpetualProductSchema);
 

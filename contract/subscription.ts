@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { catalogueTextSchema } from './billing.js';
 
 /** `GET /subscription/user`: the user's latest subscription, or null. */
 export const subscriptionSchema = z.object({
@@ -22,14 +23,30 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const webhookAckSchema = z.object({ received: z.literal(true) });
 
+/**
+ * A payment's state for the purchase history (issue 20): `paid`; `refunded` or `partially_refunded`
+ * (by Paddle's adjusted totals, or the portal's approved refund); `past_due` when the charge failed and
+ * Paddle is retrying; `no_charge` for a $0.00 transaction (a trial's start, a 100% discount), which has
+ * nothing to invoice.
+ */
+export const paymentStatusSchema = z.enum(['paid', 'refunded', 'partially_refunded', 'past_due', 'no_charge']);
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
 /** `GET /subscription/billing/invoice`: the user's billed transactions, newest first. */
 export const invoicesResponseSchema = z.array(
   z.object({
     id: z.string(),
+    /** Paddle's transaction status (completed, billed, past_due), as it was. */
     status: z.string(),
+    /** What became of the payment, in a bookkeeper's words (see paymentStatusSchema). */
+    paymentStatus: paymentStatusSchema,
     billedAt: z.string().nullable(),
+    /** Paddle's invoice number; null until Paddle numbers the invoice (a $0.00 trial start gets none). */
     invoiceNumber: z.string().nullable(),
+    /** The amount charged, tax included. */
     total: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+    /** The tax within `total`, in the same currency. */
+    tax: z.object({ amount: z.number().int(), currencyCode: z.string() }),
     /**
      * What was bought: `kind` (a plan or a perpetual release), `release` for a perpetual licence, and
      * `interval` for a plan. `name` is the catalogue's name (English); the SPA names it from kind, release
@@ -42,6 +59,8 @@ export const invoicesResponseSchema = z.array(
         kind: z.enum(['subscription', 'perpetual']).nullable(),
         release: z.string().nullable(),
         interval: z.enum(['month', 'year']).nullable(),
+        /** The catalogue's name and description per language (catalogueTextSchema in billing.ts). */
+        i18n: catalogueTextSchema,
       }),
     ),
     /** A refund of this payment: asked for by the customer, or made because it was a duplicate purchase. */

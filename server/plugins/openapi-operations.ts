@@ -227,8 +227,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/subscription/billing-info': { tag: 'Billing', summary: 'Billing address, business and tax id', errors: PAYMENT_PROVIDER_DOWN },
   'PATCH /api/subscription/billing-info': {
     tag: 'Billing',
-    summary: 'Update billing address, business and tax id',
-    errors: { 400: ['INVALID_REGION_OR_VAT'], 409: ['BILLING_EMAIL_TAKEN'], ...PAYMENT_PROVIDER_DOWN },
+    summary: 'Update billing address, business and tax id (a consumer needs only the country, and a postal code where Paddle requires one)',
+    errors: { 400: ['INVALID_REGION_OR_VAT', 'POSTAL_CODE_INVALID', 'POSTAL_CODE_REQUIRED', 'VAT_NUMBER_INVALID'], 409: ['BILLING_EMAIL_TAKEN'], ...PAYMENT_PROVIDER_DOWN },
   },
 
   // Subscription

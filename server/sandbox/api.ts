@@ -297,7 +297,11 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
     {
       method: 'GET',
       pattern: /^\/customers\/([\w-]+)\/businesses$/,
-      handle: (_request, [id]) => list(data.businesses.filter((b) => b.customer_id === customer(id as string).id)),
+      // Paddle's `status` filter: the portal asks for active businesses only, an archived one is a former.
+      handle: ({ query }, [id]) => {
+        const statuses = query.get('status')?.split(',') ?? null;
+        return list(data.businesses.filter((b) => b.customer_id === customer(id as string).id && (!statuses || statuses.includes(b.status))));
+      },
     },
     {
       method: 'POST',
@@ -333,6 +337,7 @@ export function sandboxRoutes(state: SandboxState, clock: Clock): Route[] {
         if ('name' in body && text(body.name)) found.name = text(body.name) as string;
         if ('tax_identifier' in body) found.tax_identifier = text(body.tax_identifier);
         if ('company_number' in body) found.company_number = text(body.company_number);
+        if (body.status === 'active' || body.status === 'archived') found.status = body.status;
         found.updated_at = now();
         state.save();
         return found;

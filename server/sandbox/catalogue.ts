@@ -101,11 +101,20 @@ function discount(id: string, fields: Partial<IDiscountResponse> & Pick<IDiscoun
 
 export function seedCatalogue(): { products: IProductResponse[]; prices: IPriceResponse[]; discounts: IDiscountResponse[] } {
   const products = [
-    product(PRODUCT_IDS.subscription, 'Shapelab Subscription', 'Every release while subscribed, on two devices at once.', { kind: 'subscription' }),
-    product(PRODUCT_IDS.perpetual2025, 'Shapelab 2025', 'The 2025 release to keep, with its updates.', { kind: 'perpetual', shapelabRelease: '2025' }),
+    // German texts in custom_data.i18n.de, as the portal reads them (server/modules/billing/catalogue.ts, catalogueText).
+    product(PRODUCT_IDS.subscription, 'Shapelab Subscription', 'Every release while subscribed, on two devices at once.', {
+      kind: 'subscription',
+      i18n: { de: { name: 'Shapelab-Abonnement', description: 'Jede Version, solange du abonniert bist, auf zwei Geräten gleichzeitig.' } },
+    }),
+    product(PRODUCT_IDS.perpetual2025, 'Shapelab 2025', 'The 2025 release to keep, with its updates.', {
+      kind: 'perpetual',
+      shapelabRelease: '2025',
+      i18n: { de: { name: 'Shapelab 2025', description: 'Die Version 2025 zum Behalten, mit ihren Updates.' } },
+    }),
     product(PRODUCT_IDS.perpetual2024, 'Shapelab 2024', 'The 2024 release to keep, with free updates until the end of 2025.', {
       kind: 'perpetual',
       shapelabRelease: '2024',
+      i18n: { de: { name: 'Shapelab 2024', description: 'Die Version 2024 zum Behalten, mit kostenlosen Updates bis Ende 2025.' } },
     }),
   ];
   const trial = { interval: 'day' as const, frequency: 14, requires_payment_method: true };
@@ -113,16 +122,20 @@ export function seedCatalogue(): { products: IProductResponse[]; prices: IPriceR
     price(PRICE_IDS.monthly, PRODUCT_IDS.subscription, 'Monthly', 1999, 799000, {
       billing_cycle: { interval: 'month', frequency: 1 },
       trial_period: trial,
-      custom_data: { plan: 'monthly', defaultDiscountId: DISCOUNT_IDS.launchMonthly },
+      custom_data: { plan: 'monthly', defaultDiscountId: DISCOUNT_IDS.launchMonthly, i18n: { de: { description: 'Monatlich' } } },
     }),
     // Yearly is priced as ten months: two months free.
     price(PRICE_IDS.yearly, PRODUCT_IDS.subscription, 'Yearly', 19990, 7990000, {
       billing_cycle: { interval: 'year', frequency: 1 },
       trial_period: trial,
-      custom_data: { plan: 'yearly' },
+      custom_data: { plan: 'yearly', i18n: { de: { description: 'Jährlich' } } },
     }),
-    price(PRICE_IDS.perpetual2025, PRODUCT_IDS.perpetual2025, 'Shapelab 2025 perpetual licence', 29900, 11990000),
-    price(PRICE_IDS.perpetual2024, PRODUCT_IDS.perpetual2024, 'Shapelab 2024 perpetual licence', 24900, 9990000),
+    price(PRICE_IDS.perpetual2025, PRODUCT_IDS.perpetual2025, 'Shapelab 2025 perpetual licence', 29900, 11990000, {
+      custom_data: { i18n: { de: { description: 'Shapelab 2025 Dauerlizenz' } } },
+    }),
+    price(PRICE_IDS.perpetual2024, PRODUCT_IDS.perpetual2024, 'Shapelab 2024 perpetual licence', 24900, 9990000, {
+      custom_data: { i18n: { de: { description: 'Shapelab 2024 Dauerlizenz' } } },
+    }),
   ];
   const discounts = [
     discount(DISCOUNT_IDS.launchMonthly, { description: 'Launch offer: first month half price', type: 'percentage', amount: '50', restrict_to: [PRICE_IDS.monthly] }),

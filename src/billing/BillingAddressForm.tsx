@@ -1,10 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useForm } from '@refinedev/react-hook-form';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import type { Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { needsPostalCode } from '../../contract/billing-validation.js';
 import type { BillingInfo } from '../../contract/billing.js';
 import { billingFormSchema, type BillingFormValues } from '../../contract/forms.js';
 import type { DataError } from '../../providers/dataProvider.js';
@@ -14,9 +19,11 @@ import { FullPageSpinner } from '../components/FullPageSpinner.js';
 type Field = keyof BillingInfo;
 type Values = BillingFormValues;
 
-const FIELDS: Field[] = ['email', 'name', 'company', 'vatNumber', 'country', 'state', 'addressLine1', 'addressLine2', 'city', 'postalCode'];
-const ADDRESS_FIELDS = FIELDS.filter((field) => field !== 'email');
-const BUSINESS_FIELDS: Field[] = ['company', 'vatNumber', 'country', 'state', 'addressLine1', 'city', 'postalCode'];
+const FIELDS: Field[] = ['email', 'name', 'company', 'vatNumber', 'country', 'postalCode', 'addressLine1', 'addressLine2', 'city', 'state'];
+/** Shown only to a business: what its invoices name. */
+const BUSINESS_ONLY: Field[] = ['company', 'vatNumber'];
+/** A business's invoice carries its name and address (contract/billing-validation.ts, regionProblems). */
+const BUSINESS_REQUIRED: Field[] = ['company', 'addressLine1', 'city'];
 const AUTOCOMPLETE: Partial<Record<Field, string>> = {
   email: 'email',
   name: 'name',
@@ -37,34 +44,34 @@ const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 const FIELD_OF_ERROR: Partial<Record<string, Field>> = {
   BILLING_EMAIL_TAKEN: 'email',
   POSTAL_CODE_INVALID: 'postalCode',
+  POSTAL_CODE_REQUIRED: 'postalCode',
   VAT_NUMBER_INVALID: 'vatNumber',
 };
 
 /**
  * The billing address and business (spec sections 2 and 5), kept on the provider's customer through
- * `GET/PATCH /subscription/billing-info`: billing info edits every field, the billing email with them
- * (`withEmail`; where invoices go, not the sign-in email); the checkout's region and VAT dialog
- * (`business`) asks for what a business purchase needs, all required. Refine's form over the resource
- * `billing-info`; field errors come from the same rules the server applies (billingFormSchema in
- * contract/billing-validation.ts, through the zod resolver); the server's verdict is shown too, under its
- * field when it names one, as a notification otherwise.
+ * `GET/PATCH /subscription/billing-info`; billing info edits the billing email with them (`withEmail`;
+ * where invoices go, not the sign-in email), the checkout's region and VAT dialog the rest. A consumer
+ * needs only what tax needs (issue 20: the country, and a postcode where Paddle requires one); "I'm
+ * buying as a business" reveals the company name and VAT number, and turning it off clears them (the
+ * server then archives the business at Paddle). The switch starts on when a company is saved. The server
+ * answers the profile's country while none is saved, so the form starts from it. Refine's form over the
+ * resource `billing-info`; field errors come from the same rules the server applies (billingFormSchema in
+ * contract/forms.ts, through the zod resolver); the server's verdict is shown too, under its field when
+ * it names one, as a notification otherwise.
  */
-export function BillingAddressForm({
-  business,
-  withEmail = false,
-  onSaved,
-  onCancel,
-}: {
-  business: boolean;
-  withEmail?: boolean;
-  onSaved?: (info: BillingInfo) => void;
-  onCancel?: () => void;
-}) {
+export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { withEmail?: boolean; onSaved?: (info: BillingInfo) => void; onCancel?: () => void }) {
   const { t, i18n } = useTranslation();
   const [allCountries, setAllCountries] = useState(false);
-  const shown: Field[] = business ? BUSINESS_FIELDS : withEmail ? FIELDS : ADDRESS_FIELDS;
-  const asksEmail = !business && withEmail;
-  const resolver = useMemo(() => zodResolver(billingFormSchema({ business, withEmail: asksEmail })), [business, asksEmail]);
+  // null until the user flips it: then whether a business is saved decides.
+  const [businessChoice, setBusinessChoice] = useState<boolean | null>(null);
+  // The rules depend on the switch, which depends on the loaded values: the resolver reads it when it runs.
+  const businessNow = useRef(false);
+  const resolver = useMemo<Resolver<Values>>(() => {
+    const consumer = zodResolver(billingFormSchema({ business: false, withEmail }));
+    const company = zodResolver(billingFormSchema({ business: true, withEmail }));
+    return (values, context, options) => (businessNow.current ? company : consumer)(values, context, options);
+  }, [withEmail]);
   const {
     refineCore: { onFinish, query, formLoading },
     register,
@@ -94,22 +101,42 @@ export function BillingAddressForm({
   });
   // Until the saved values arrive there are no fields to type in: the values, once loaded, would replace it.
   const loaded = query?.data !== undefined;
-  const countries = useCountryOptions(i18n.language, allCountries, watch('country'));
+  const saved = query?.data?.data;
+  const business = businessChoice ?? Boolean(saved?.company || saved?.vatNumber);
+  businessNow.current = business;
+  const shown: Field[] = FIELDS.filter((field) => (field === 'email' ? withEmail : business || !BUSINESS_ONLY.includes(field)));
+  // The loaded country is an option from the first render with data: the form's reset sets the select's
+  // value right after, and a select drops a value it has no option for.
+  const countries = useCountryOptions(i18n.language, allCountries, watch('country') || saved?.country || '');
   const problem = (field: Field) => {
     const message = errors[field]?.message;
     return message ? t(message) : undefined;
   };
   // A refusal is shown by onMutationError (under its field) or the notification; nothing is left to catch.
-  const save = handleSubmit((values) =>
-    onFinish(Object.fromEntries(shown.map((field) => [field, orNull(values[field])])) as unknown as Values).then(
+  const country = watch('country');
+  const save = handleSubmit((values) => {
+    const changes = Object.fromEntries(shown.map((field) => [field, orNull(values[field])]));
+    // A consumer has no company or VAT number: saving clears what a former business left.
+    if (!business) Object.assign(changes, { company: null, vatNumber: null });
+    return onFinish(changes as unknown as Values).then(
       () => undefined,
       () => undefined,
-    ),
-  );
+    );
+  });
+  const required = (field: Field) =>
+    field === 'country' || (field === 'email' && withEmail) || (field === 'postalCode' && needsPostalCode(country)) || (business && BUSINESS_REQUIRED.includes(field));
 
   if (!loaded) return <FullPageSpinner minHeight={240} />;
   return (
     <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('billing.formLabel')}>
+      <Box>
+        <FormControlLabel
+          control={<Switch checked={business} onChange={(event) => setBusinessChoice(event.target.checked)} />}
+          label={t('billing.business')}
+          data-testid="billing-business"
+        />
+        <FormHelperText sx={{ mt: 0 }}>{t(business ? 'billing.businessHint' : 'billing.consumerHint')}</FormHelperText>
+      </Box>
       {shown.map((field) =>
         field === 'country' ? (
           <TextField
@@ -135,7 +162,7 @@ export function BillingAddressForm({
             id={`billing-${field}`}
             label={t(`billing.fields.${field}`)}
             type={field === 'email' ? 'email' : 'text'}
-            required={business || field === 'postalCode' || field === 'email'}
+            required={required(field)}
             autoComplete={AUTOCOMPLETE[field] ?? 'off'}
             {...register(field)}
             error={Boolean(errors[field])}

@@ -56,6 +56,10 @@ describeEachDatabase(
           maximumRecurringIntervals: null,
           price: { amount: 999, currencyCode: 'USD' },
         },
+        i18n: {
+          en: { name: 'Monthly', description: 'Every release while subscribed, on two devices at once.' },
+          de: { name: 'Monatlich', description: 'Jede Version, solange du abonniert bist, auf zwei Geräten gleichzeitig.' },
+        },
       });
       expect(yearly).toMatchObject({ id: PRICE_IDS.yearly, interval: 'year', discount: null });
       expect(yearly.unitPrice.amount).toBe(monthly.unitPrice.amount * 10);
@@ -67,6 +71,27 @@ describeEachDatabase(
       const products = (await call(server(), 'GET', '/api/perpetual/products', undefined, token)).json();
       expect(products.map((p: { custom_data: { shapelabRelease: string } }) => p.custom_data.shapelabRelease)).toEqual(['2025', '2024']);
       expect(products[0].prices[0]).toEqual({ id: PRICE_IDS.perpetual2025, description: 'Shapelab 2025 perpetual licence', unitPrice: { amount: 29900, currencyCode: 'USD' }, upgradePrice: null });
+    });
+
+    it('carries the catalogue in en and de from Paddle custom_data.i18n, the German falling back to the English', async () => {
+      const { token } = await session(server());
+      // The same answer whatever the request's language: the SPA picks the reader's.
+      for (const language of ['en', 'de']) {
+        const products = (await call(server(), 'GET', '/api/perpetual/products', undefined, token, language)).json();
+        expect(products[0].i18n).toEqual({
+          en: { name: 'Shapelab 2025', description: 'The 2025 release to keep, with its updates.' },
+          de: { name: 'Shapelab 2025', description: 'Die Version 2025 zum Behalten, mit ihren Updates.' },
+        });
+        const plans = (await call(server(), 'GET', '/api/paddle/list-plans', undefined, token, language)).json();
+        expect(plans.map((plan: { i18n: { de: { name: string } } }) => plan.i18n.de.name)).toEqual(['Monatlich', 'Jährlich']);
+      }
+      const { catalogueText } = await import('../../server/modules/billing/catalogue.js');
+      // A product without German text answers its English for de.
+      expect(catalogueText({ name: 'Shapelab 2026', description: 'New', customData: { kind: 'perpetual' } })).toEqual({
+        en: { name: 'Shapelab 2026', description: 'New' },
+        de: { name: 'Shapelab 2026', description: 'New' },
+      });
+      expect(catalogueText({ name: 'X', description: null, customData: { i18n: { de: { name: '  ', description: 'Beschreibung' } } } }).de).toEqual({ name: 'X', description: 'Beschreibung' });
     });
 
     it('previews plan prices in minor units with tax by country and an optional discount', async () => {

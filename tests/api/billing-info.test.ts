@@ -119,6 +119,65 @@ describeEachDatabase(
       expect((await read(server(), user.token)).json()).toEqual({ ...GERMAN_BUSINESS, email: user.email });
     });
 
+    it('accepts a consumer with only a country, and a postal code where Paddle requires one (POSTAL_CODE_REQUIRED otherwise)', async () => {
+      const user = await session(server());
+      // Hungary: the country alone decides the tax.
+      const hungarian = await update(server(), user.token, { country: 'HU', company: null, vatNumber: null });
+      expect(hungarian.statusCode, hungarian.body).toBe(200);
+      expect(hungarian.json()).toMatchObject({ country: 'HU', postalCode: null, company: null, vatNumber: null });
+      expect(await all(paddle.paddle.businesses.list(user.customerId))).toEqual([]);
+
+      // Germany needs a postal code: refused in the reader's language, and nothing changes.
+      for (const language of ['en', 'de'] as const) {
+        const refused = await update(server(), user.token, { country: 'DE' }, language);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toEqual({
+          messageKey: 'POSTAL_CODE_REQUIRED',
+          message: language === 'en' ? 'This country needs a postal code to work out the tax.' : 'Für dieses Land brauchen wir eine Postleitzahl, um die Steuer zu berechnen.',
+        });
+      }
+      expect((await read(server(), user.token)).json().country).toBe('HU');
+      const german = await update(server(), user.token, { country: 'DE', postalCode: '10117' });
+      expect(german.statusCode, german.body).toBe(200);
+      expect(german.json()).toMatchObject({ country: 'DE', postalCode: '10117', company: null, vatNumber: null, addressLine1: null, city: null });
+      // A name alone is no address change: no postal code asked for.
+      expect((await update(server(), user.token, { name: 'Grace Hopper' })).statusCode).toBe(200);
+    });
+
+    it('keeps validating a business: a VAT number needs a company and its country’s check digits; a consumer again archives the business', async () => {
+      const user = await session(server());
+      const withoutCompany = await update(server(), user.token, { country: 'DE', postalCode: '10117', vatNumber: 'DE136695976', company: null }, 'de');
+      expect(withoutCompany.statusCode).toBe(400);
+      expect(withoutCompany.json().messageKey).toBe('INVALID_REGION_OR_VAT');
+      const badDigits = await update(server(), user.token, { ...GERMAN_BUSINESS, vatNumber: 'DE123456789' });
+      expect(badDigits.json().messageKey).toBe('VAT_NUMBER_INVALID');
+      expect(await all(paddle.paddle.businesses.list(user.customerId))).toEqual([]);
+
+      expect((await update(server(), user.token, GERMAN_BUSINESS)).statusCode).toBe(200);
+      // The same buyer turns "I'm buying as a business" off: company and VAT number go, the address stays.
+      const consumer = await update(server(), user.token, { company: null, vatNumber: null });
+      expect(consumer.statusCode, consumer.body).toBe(200);
+      expect(consumer.json()).toMatchObject({ company: null, vatNumber: null, country: 'DE', postalCode: '10117', city: 'Berlin' });
+      const [archived] = await all(paddle.paddle.businesses.list(user.customerId));
+      expect(archived).toMatchObject({ name: 'Analytical Engines GmbH', status: 'archived' });
+      expect(await all(paddle.paddle.businesses.list(user.customerId, { status: ['active'] }))).toEqual([]);
+    });
+
+    it('starts from the profile’s country while no billing address is saved', async () => {
+      const user = await session(server());
+      await server().db.kysely.updateTable('users').set({ country: 'at' }).where('id', '=', user.id).execute();
+      expect((await read(server(), user.token)).json()).toMatchObject({ country: 'AT', postalCode: null });
+      // Nothing is saved at Paddle by reading it.
+      expect(await all(paddle.paddle.addresses.list(user.customerId))).toEqual([]);
+      // A saved address wins over the profile.
+      expect((await update(server(), user.token, { country: 'HU' })).statusCode).toBe(200);
+      expect((await read(server(), user.token)).json().country).toBe('HU');
+      // A profile country that is no known region is not offered.
+      const other = await session(server());
+      await server().db.kysely.updateTable('users').set({ country: 'XX' }).where('id', '=', other.id).execute();
+      expect((await read(server(), other.token)).json().country).toBeNull();
+    });
+
     it('changes the billing email on the Paddle customer; the sign-in email stays', async () => {
       const user = await session(server());
       const email = `billing-${user.customerId.slice(-8)}@example.com`;

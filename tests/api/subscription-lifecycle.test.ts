@@ -117,7 +117,20 @@ describeEachDatabase(
           id: transactionId,
           status: 'completed',
           total: { amount: 29900, currencyCode: 'USD' },
-          items: [{ priceId: PRICE_IDS.perpetual2025, name: 'Shapelab 2025', kind: 'perpetual', release: '2025', interval: null }],
+          paymentStatus: 'paid',
+          items: [
+            {
+              priceId: PRICE_IDS.perpetual2025,
+              name: 'Shapelab 2025',
+              kind: 'perpetual',
+              release: '2025',
+              interval: null,
+              i18n: {
+                en: { name: 'Shapelab 2025', description: 'The 2025 release to keep, with its updates.' },
+                de: { name: 'Shapelab 2025', description: 'Die Version 2025 zum Behalten, mit ihren Updates.' },
+              },
+            },
+          ],
           refund: null,
           invoiceUrl: `/api/subscription/billing/invoice/${transactionId}`,
         }),

@@ -4,7 +4,8 @@ import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from '
 
 /**
  * Billing info and the checkout's region and VAT dialog, with spec section 5's region rules: postal codes
- * per country, VAT numbers by format and check digits, and the billing email (spec section 2).
+ * per country, VAT numbers by format and check digits behind "I'm buying as a business" (issue 20), and
+ * the billing email (spec section 2). A consumer's purchase: tests/e2e/purchase-history.test.ts.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -23,6 +24,7 @@ const TEXTS = {
     emailTaken: 'This email address is already used by another billing account.',
     postcode: 'Postcode',
     country: 'Country',
+    business: "I'm buying as a business",
     germany: 'Germany',
     uk: 'United Kingdom',
     company: 'Company name',
@@ -47,6 +49,7 @@ const TEXTS = {
     emailTaken: 'Diese E-Mail-Adresse wird bereits von einem anderen Abrechnungskonto verwendet.',
     postcode: 'Postleitzahl',
     country: 'Land',
+    business: 'Ich kaufe als Unternehmen',
     germany: 'Deutschland',
     uk: 'Vereinigtes Königreich',
     company: 'Firmenname',
@@ -103,7 +106,13 @@ for (const language of ['en', 'de'] as const) {
       await form.getByLabel(new RegExp(`^${texts.country}`)).selectOption({ label: texts.germany });
       // Not a German postal code; a German-looking VAT number whose check digit is wrong.
       await form.getByLabel(texts.postcode).fill('abc');
+      // Company and VAT number are a business's: hidden until the buyer says they buy as one.
+      expect(await form.getByLabel(texts.company).count()).toBe(0);
+      await form.getByLabel(texts.business).check();
       await form.getByLabel(texts.company).fill('Analytical Engines GmbH');
+      // A business's invoice carries its street and town: required once the switch is on.
+      await form.getByLabel(new RegExp(`^${texts.street}`)).fill('Unter den Linden 1');
+      await form.getByLabel(new RegExp(`^${texts.city}`)).fill('Berlin');
       await form.getByLabel(texts.vat).fill('DE 123 456 789');
       await form.getByRole('button', { name: texts.save }).click();
       await shown(form.getByText(texts.postcodeInvalid));
@@ -122,7 +131,9 @@ for (const language of ['en', 'de'] as const) {
       // Saved is a notification (Refine's notification provider), not a line in the form.
       await shown(page.getByRole('alert').getByText(texts.saved));
       await page.reload();
+      // A saved business opens with the switch on.
       await expect.poll(() => form.getByLabel(texts.vat).inputValue()).toBe('DE136695976');
+      expect(await form.getByLabel(texts.business).isChecked()).toBe(true);
       expect(await form.getByLabel(texts.postcode).inputValue()).toBe('10117');
       expect(await form.getByLabel(texts.email).inputValue()).toBe(billingEmail);
 

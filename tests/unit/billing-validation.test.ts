@@ -21,22 +21,25 @@ describe('region and VAT validation', () => {
     expect(regionProblems(business, { business: true })).toEqual({});
   });
 
-  it('requires postcode, region, town, street, company and VAT number in the dialog', () => {
+  it('requires a business to name its company, street and town, the postcode where Paddle needs one; VAT stays optional', () => {
     const empty = { country: 'DE', state: '', addressLine1: ' ', city: null, postalCode: '', company: '', vatNumber: '' };
     expect(regionProblems(empty, { business: true })).toEqual({
       postalCode: 'required',
-      state: 'required',
       city: 'required',
       addressLine1: 'required',
       company: 'required',
-      vatNumber: 'required',
     });
+    expect(regionProblems({ ...business, vatNumber: null, state: null }, { business: true })).toEqual({});
   });
 
-  it('asks only for country and postcode on billing info, checking the rest when given', () => {
+  it('asks a consumer only for the country, and the postcode in the countries where Paddle requires one (issue 20)', () => {
     const person = { country: 'US', state: null, addressLine1: null, city: null, postalCode: '94103', company: null, vatNumber: null };
     expect(regionProblems(person, { business: false })).toEqual({});
-    expect(regionProblems({ ...person, country: null, postalCode: null }, { business: false })).toEqual({ country: 'required', postalCode: 'required' });
+    expect(regionProblems({ ...person, country: null, postalCode: null }, { business: false })).toEqual({ country: 'required' });
+    expect(regionProblems({ ...person, country: 'DE', postalCode: null }, { business: false })).toEqual({ postalCode: 'required' });
+    // Hungary and Austria: Paddle needs only the country.
+    expect(regionProblems({ ...person, country: 'HU', postalCode: null }, { business: false })).toEqual({});
+    expect(regionProblems({ ...person, country: 'AT', postalCode: null }, { business: false })).toEqual({});
   });
 
   it('names an unknown region, an invalid postcode, a short or invalid VAT number, and a VAT number without company', () => {

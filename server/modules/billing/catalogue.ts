@@ -1,5 +1,5 @@
 import type { CountryCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
-import type { Discount, DiscountDuration, PreloadResponse } from '../../../contract/billing.js';
+import type { CatalogueText, Discount, DiscountDuration, PreloadResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
@@ -20,6 +20,41 @@ function kindOf(product: Product): Kind | null {
 }
 
 const minor = (amount: string) => Number.parseInt(amount, 10);
+
+/**
+ * The catalogue's translations, kept in Paddle's `custom_data` as `{ i18n: { de: { name, description } } }`
+ * on a product (and `{ i18n: { de: { description } } }` on a price, whose description names a plan). One
+ * object per language, so a further language is one more key, not a renamed field per language; English
+ * stays in Paddle's own `name` and `description`, which Paddle's checkout, receipts and invoices use.
+ */
+type Translations = Partial<Record<'de', { name?: unknown; description?: unknown }>>;
+
+function translationsOf(customData: unknown): Translations {
+  const i18n = (customData as { i18n?: unknown } | null)?.i18n;
+  return i18n && typeof i18n === 'object' ? (i18n as Translations) : {};
+}
+
+const textOr = (value: unknown, fallback: string | null) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
+
+/**
+ * A product's (or, with `price`, a plan's) name and description in en and de; German falls back to the
+ * English where the catalogue has no German text. A plan is named by its price's description (Monthly).
+ */
+export function catalogueText(
+  product: { name: string; description: string | null; customData: unknown } | null | undefined,
+  price?: { description: string; customData: unknown } | null,
+): CatalogueText {
+  const productDe = translationsOf(product?.customData).de ?? {};
+  const priceDe = translationsOf(price?.customData).de ?? {};
+  const en = { name: price ? price.description : (product?.name ?? ''), description: product?.description ?? null };
+  return {
+    en,
+    de: {
+      name: price ? (textOr(priceDe.description, en.name) as string) : (textOr(productDe.name, en.name) as string),
+      description: textOr(productDe.description, en.description),
+    },
+  };
+}
 
 /**
  * Who is buying, for prices and tax: their Paddle customer with saved address and business, or, without
@@ -124,6 +159,7 @@ export class Catalogue {
           unitPrice: { amount: minor(price.unitPrice.amount), currencyCode: price.unitPrice.currencyCode },
           trialDays: price.trialPeriod?.interval === 'day' ? price.trialPeriod.frequency : null,
           discount: typeof defaultDiscountId === 'string' ? { id: defaultDiscountId } : null,
+          i18n: catalogueText(product, price),
         };
       })
       .sort((a, b) => (a.interval === b.interval ? 0 : a.interval === 'month' ? -1 : 1));
@@ -150,6 +186,7 @@ export class Catalogue {
         .map((price) => ({ id: price.id, description: price.description, unitPrice: { amount: minor(price.unitPrice.amount), currencyCode: price.unitPrice.currencyCode } })),
       // The catalogue's own view; a buyer's prices and upgrade discount are added by offers.ts.
       discount: null,
+      i18n: catalogueText(product),
     }));
   }
 

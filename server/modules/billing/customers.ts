@@ -1,7 +1,8 @@
 import { ApiError, type CountryCode, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { BillingInfo } from '../../../contract/billing.js';
-import { normalizeVat, regionProblems, type RegionProblem, type RegionValues } from '../../../contract/billing-validation.js';
+import { needsPostalCode, normalizeVat, regionProblems, type RegionProblem, type RegionValues } from '../../../contract/billing-validation.js';
+import { isKnownRegion } from '../../../contract/countries.js';
 import { normalizeEmail } from '../../../contract/email.js';
 import type { MessageKey } from '../../../contract/errors.js';
 import { callPaddle } from '../../billing/paddle.js';
@@ -63,8 +64,8 @@ async function details(paddle: Paddle, customerId: string) {
   return { customer, address: addresses[0] ?? null, business: businesses[0] ?? null };
 }
 
-/** Billing info (spec section 2): the customer's name and email, first address and business at Paddle. */
-export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Promise<BillingInfo> {
+/** Billing info as kept at Paddle: the customer's name and email, first active address and business. */
+async function storedBillingInfo(deps: CustomerDeps, user: UserWithRoles): Promise<BillingInfo> {
   const customerId = await customerIdFor(deps, user);
   return callPaddle(deps.paddle, async (paddle) => {
     const { customer, address, business } = await details(paddle, customerId);
@@ -83,6 +84,18 @@ export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Prom
   });
 }
 
+/**
+ * Billing info (spec section 2) as the screens show it. Without a saved address it starts from the
+ * profile's country (issue 20), the one previews already price for (catalogue.ts, Buyer), so a buyer only
+ * confirms it; nothing is saved at Paddle until they do.
+ */
+export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Promise<BillingInfo> {
+  const stored = await storedBillingInfo(deps, user);
+  if (stored.country) return stored;
+  const profileCountry = user.country?.trim().toUpperCase() ?? null;
+  return { ...stored, country: profileCountry && isKnownRegion(profileCountry) ? profileCountry : null };
+}
+
 async function isAnotherUsersEmail(deps: CustomerDeps, user: UserWithRoles, email: string): Promise<boolean> {
   const other = await deps.db.selectFrom('users').select('id').where('email', '=', normalizeEmail(email)).where('id', '<>', user.id).executeTakeFirst();
   return other !== undefined;
@@ -98,6 +111,16 @@ const PROBLEM_ORDER: (keyof RegionValues)[] = ['country', 'postalCode', 'vatNumb
 const PROBLEM_KEYS: Partial<Record<RegionProblem, MessageKey>> = { postalCodeInvalid: 'POSTAL_CODE_INVALID', vatInvalid: 'VAT_NUMBER_INVALID' };
 
 /**
+ * The one required field the server insists on: the postal code of a country where Paddle needs it for
+ * tax, when an update sets the country or the postal code. Other required fields are the screens' (a
+ * business's street and town); the API keeps accepting partial updates of a name or an email.
+ */
+function missingPostalCode(next: BillingInfo, changes: Partial<BillingInfo>): boolean {
+  const touchesAddress = 'country' in changes || 'postalCode' in changes;
+  return touchesAddress && needsPostalCode(next.country) && !next.postalCode?.trim();
+}
+
+/**
  * Updates billing info (spec section 2): the name and billing email on the Paddle customer, the address
  * and the business. Everything is checked before Paddle is called (spec section 5: the region must exist,
  * the postal code be one of the country's, a VAT number have a company and the country's format with
@@ -105,7 +128,7 @@ const PROBLEM_KEYS: Partial<Record<RegionProblem, MessageKey>> = { postalCodeInv
  * Paddle customer has (BILLING_EMAIL_TAKEN) leaves everything as it was. The sign-in email is not this one.
  */
 export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Partial<BillingInfo>): Promise<BillingInfo> {
-  const current = await billingInfo(deps, user);
+  const current = await storedBillingInfo(deps, user);
   const next = { ...current, ...changes };
   const country = next.country?.toUpperCase() ?? null;
   const vat = normalizeVat(next.vatNumber);
@@ -113,6 +136,7 @@ export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles,
   const problems = regionProblems(next, { business: false });
   const problem = PROBLEM_ORDER.map((field) => problems[field]).find((found) => found !== undefined && found !== 'required');
   if (problem) throw new AppError(PROBLEM_KEYS[problem] ?? 'INVALID_REGION_OR_VAT', 400);
+  if (missingPostalCode(next, changes)) throw new AppError('POSTAL_CODE_REQUIRED', 400);
 
   const email = changes.email !== undefined && changes.email !== current.email ? changes.email : null;
   // Another user's sign-in email would be adopted as theirs when they first need a customer (customerIdFor).
@@ -145,6 +169,10 @@ export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles,
     if (next.company) {
       if (business) await paddle.businesses.update(customerId, business.id, { name: next.company, taxIdentifier: vat });
       else await paddle.businesses.create(customerId, { name: next.company, taxIdentifier: vat });
+    } else if (business) {
+      // A buyer who no longer buys as a business (company and VAT number cleared): Paddle has no delete for
+      // businesses, so it is archived, and checkouts and invoices stop naming it (billingContext lists active ones).
+      await paddle.businesses.update(customerId, business.id, { status: 'archived' });
     }
   });
   return billingInfo(deps, user);

@@ -1,12 +1,12 @@
-import type { Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle, Transaction } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
-import type { Invoice, PaymentMethod, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { Invoice, PaymentMethod, PaymentStatus, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { UserWithRoles } from '../users/repo.js';
-import type { Catalogue } from './catalogue.js';
+import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
 import { recordActivity } from '../activity/log.js';
@@ -224,15 +224,17 @@ async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
 export async function invoices(deps: ActionDeps, user: UserWithRoles): Promise<Invoice[]> {
   const customerId = await customerIdFor(deps, user);
   const transactions = await callPaddle(deps.paddle, (paddle) =>
-    all(paddle.transactions.list({ customerId: [customerId], status: ['completed', 'billed'] })),
+    all(paddle.transactions.list({ customerId: [customerId], status: ['completed', 'billed', 'past_due'] })),
   );
   const refunds = await refundsOf(deps, transactions.map((transaction) => transaction.id));
   return transactions.map((transaction) => ({
     id: transaction.id,
     status: transaction.status,
+    paymentStatus: paymentStatusOf(transaction, refunds.get(transaction.id) ?? null),
     billedAt: transaction.billedAt,
     invoiceNumber: transaction.invoiceNumber,
     total: { amount: Number.parseInt(transaction.details?.totals?.grandTotal ?? '0', 10), currencyCode: transaction.currencyCode },
+    tax: { amount: Number.parseInt(transaction.details?.totals?.tax ?? '0', 10), currencyCode: transaction.currencyCode },
     items: transaction.items.map((item) => {
       const line = transaction.details?.lineItems.find((candidate) => candidate.priceId === item.price?.id);
       const custom = (line?.product?.customData ?? null) as { kind?: unknown; shapelabRelease?: unknown } | null;
@@ -244,11 +246,30 @@ export async function invoices(deps: ActionDeps, user: UserWithRoles): Promise<I
         kind,
         release: typeof custom?.shapelabRelease === 'string' ? custom.shapelabRelease : null,
         interval: interval === 'month' || interval === 'year' ? interval : null,
+        // A plan is named by its price (Monthly), as on choose-plan; anything else by its product.
+        i18n: catalogueText(line?.product ?? { name: item.price?.name ?? item.price?.description ?? '', description: null, customData: null }, kind === 'subscription' && item.price ? item.price : null),
       };
     }),
     refund: refunds.get(transaction.id) ?? null,
     invoiceUrl: `/api/subscription/billing/invoice/${transaction.id}`,
   }));
+}
+
+/**
+ * What became of a payment (issue 20: a status a bookkeeper can use). A failed renewal is past due; a
+ * $0.00 transaction charged nothing; Paddle's adjusted totals say how much of the rest was refunded (also
+ * a refund made in Paddle's dashboard), and the portal's own approved refund says so before Paddle's
+ * totals arrive. A refund still pending leaves the payment paid: the money has not gone back yet.
+ */
+export function paymentStatusOf(transaction: Transaction, refund: Invoice['refund']): PaymentStatus {
+  if (transaction.status === 'past_due') return 'past_due';
+  const total = Number.parseInt(transaction.details?.totals?.grandTotal ?? '0', 10);
+  if (total <= 0) return 'no_charge';
+  const adjusted = transaction.details?.adjustedTotals?.grandTotal;
+  const kept = adjusted === undefined || adjusted === null ? total : Number.parseInt(adjusted, 10);
+  const refunded = Math.max(total - kept, refund?.status === 'approved' ? refund.amount : 0);
+  if (refunded <= 0) return 'paid';
+  return refunded >= total ? 'refunded' : 'partially_refunded';
 }
 
 /** The portal's refunds of these payments; one refunded in Paddle's dashboard counts as the customer's. */

@@ -10,7 +10,7 @@ export default function BillingInfoPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   return (
     <PageCard title={t(titleKey)} testId="billing-info">
-      <BillingAddressForm business={false} withEmail />
+      <BillingAddressForm withEmail />
     </PageCard>
   );
 }

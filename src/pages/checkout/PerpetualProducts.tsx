@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Discount } from '../../../contract/billing.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { catalogueText } from '../../billing/catalogueText.js';
 import type { PerpetualProduct } from '../../billing/types.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -69,13 +70,15 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
           {offers.map(({ product, price }) => {
             const full = formatPrice(price.unitPrice.amount, price.unitPrice.currencyCode, language);
             const upgrade = price.upgradePrice;
+            // The catalogue's own text in the reader's language (Paddle custom_data.i18n, see catalogue.ts).
+            const { name, description } = catalogueText(product.i18n, language);
             return (
-              <Card key={product.id} variant="outlined" component="article" aria-label={product.name} sx={{ display: 'flex', flexDirection: 'column' }}>
+              <Card key={product.id} variant="outlined" component="article" aria-label={name} sx={{ display: 'flex', flexDirection: 'column' }}>
                 <CardContent sx={{ flex: 1 }}>
                   <Typography variant="h5" component="h2">
-                    {product.name}
+                    {name}
                   </Typography>
-                  {product.description && <Typography sx={{ mt: 1 }}>{product.description}</Typography>}
+                  {description && <Typography sx={{ mt: 1 }}>{description}</Typography>}
                   {upgrade ? (
                     <>
                       <UpgradeChip priceId={price.id} />
@@ -100,7 +103,7 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
                 </CardContent>
                 <CardActions>
                   <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
-                    {t('pages.perpetualProducts.buy', { name: product.name })}
+                    {t('pages.perpetualProducts.buy', { name })}
                   </Button>
                 </CardActions>
               </Card>

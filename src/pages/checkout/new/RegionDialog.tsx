@@ -13,7 +13,7 @@ export function RegionDialog({ open, onClose, onSaved }: { open: boolean; onClos
       <DialogTitle id="region-title">{t('pages.checkout.regionAndVat')}</DialogTitle>
       <DialogContent>
         <Box sx={{ pt: 1 }}>
-          <BillingAddressForm business onCancel={onClose} onSaved={onSaved} />
+          <BillingAddressForm onCancel={onClose} onSaved={onSaved} />
         </Box>
       </DialogContent>
     </Dialog>
