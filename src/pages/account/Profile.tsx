@@ -20,10 +20,23 @@ const DeleteMyAccount = lazy(() => import('./profile/YourData.js').then((module)
 
 /**
  * `/account/profile` (spec section 2): personal details, newsletter, password, connected accounts, coupon,
- * the download and the user's data, each a section of its own (./profile/). The user is the session's
- * (Refine's identity); an answer carrying the changed user replaces it, with no extra read.
+ * the download and the user's data, each a section of its own (./profile/). The account home (issue 20)
+ * shows the same sections below its overview.
  */
 export default function Profile() {
+  const { t } = useTranslation();
+  return (
+    <PageCard title={t('pages.profile.title')}>
+      <ProfileSections />
+    </PageCard>
+  );
+}
+
+/**
+ * The profile's sections. The user is the session's (Refine's identity); an answer carrying the changed
+ * user replaces it, with no extra read. `download: false` leaves out the download, for a page that offers it already.
+ */
+export function ProfileSections({ download = true }: { download?: boolean }) {
   const { t } = useTranslation();
   const remember = useRememberUser();
   const [user, setUser] = useState<Me | null>(null);
@@ -38,7 +51,7 @@ export default function Profile() {
   const onPasswordSet = () => shown && onSaved({ ...shown, hasPassword: true });
 
   return (
-    <PageCard title={t('pages.profile.title')}>
+    <>
       {shown ? (
         <>
           <Typography variant="h6" component="h2" gutterBottom>
@@ -58,9 +71,11 @@ export default function Profile() {
             <Section title={t('pages.profile.coupon')}>
               <CouponForm />
             </Section>
-            <Section title={t('download.title')}>
-              <DownloadShapelab />
-            </Section>
+            {download && (
+              <Section title={t('download.title')}>
+                <DownloadShapelab />
+              </Section>
+            )}
             <Section title={t('pages.profile.data.title')}>
               <DownloadMyData />
             </Section>
@@ -72,6 +87,6 @@ export default function Profile() {
       ) : (
         <FullPageSpinner />
       )}
-    </PageCard>
+    </>
   );
 }
