@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next';
 import type { Overview } from '../../../contract/overview.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { PageCard } from '../../components/PageCard.js';
-import { DevicesCard, EntitlementsCard, PaymentMethodCard, PlanCard } from './home/OverviewCards.js';
 import { OverviewCard } from './home/OverviewCard.js';
-import { ProfileSections } from './Profile.js';
+import { OverviewCards } from './home/OverviewCards.js';
 
-const DownloadShapelab = lazy(() => import('../../components/DownloadShapelab.js').then((module) => ({ default: module.DownloadShapelab })));
+/** The profile's sections (with their form validation) load after the overview: the home's first paint stays light (bundle budget). */
+const ProfileSections = lazy(() => import('./profile/ProfileSections.js').then((module) => ({ default: module.ProfileSections })));
 
 /**
  * The root path (issue 20): the account home. First an overview from one answer (`overview`, which the
@@ -29,22 +30,21 @@ export default function Home({ titleKey }: { titleKey: string }) {
         <FullPageSpinner />
       ) : overview ? (
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' }, gap: 2, mb: 1 }}>
-          <PlanCard overview={overview} />
-          <PaymentMethodCard overview={overview} />
-          <EntitlementsCard overview={overview} />
-          <DevicesCard overview={overview} />
+          <OverviewCards overview={overview} />
           <Box sx={{ gridColumn: { sm: '1 / -1' }, display: 'grid' }}>
             <OverviewCard id="download" title={t('download.title')}>
-              <Suspense fallback={null}>
-                <DownloadShapelab />
-              </Suspense>
+              <DownloadShapelab />
             </OverviewCard>
           </Box>
         </Box>
       ) : (
         <Alert severity="error">{query.error?.message ?? t('errors.DEFAULT')}</Alert>
       )}
-      <ProfileSections download={false} />
+      <Suspense fallback={null}>
+        <Suspense fallback={null}>
+        <ProfileSections download={false} />
+      </Suspense>
+      </Suspense>
     </PageCard>
   );
 }

@@ -142,3 +142,15 @@ export function DevicesCard({ overview }: { overview: Overview }) {
     </OverviewCard>
   );
 }
+
+/** The four cards of the overview, in reading order. */
+export function OverviewCards({ overview }: { overview: Overview }) {
+  return (
+    <>
+      <PlanCard overview={overview} />
+      <PaymentMethodCard overview={overview} />
+      <EntitlementsCard overview={overview} />
+      <DevicesCard overview={overview} />
+    </>
+  );
+}
