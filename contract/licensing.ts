@@ -44,6 +44,40 @@ export const seatReleaseQuerySchema = z.object({ id: z.uuid() });
  */
 export const PLANS = ['basic', 'trial', 'subscription', 'perpetual', 'access', 'lite'] as const;
 export type Plan = (typeof PLANS)[number];
+/**
+ * One thing the user holds (issue 20): the subscription with its state, plan interval and dates; each
+ * perpetual licence with its product name, release and the end of its updates; coupon access with its end;
+ * a Shapelab Lite key. The desktop API and the account home read the same list.
+ */
+export const licenceEntitlementSchema = z.object({
+  kind: z.literal('licence'),
+  id: z.uuid(),
+  productName: z.string(),
+  release: z.string().nullable(),
+  updatesUntil: z.string().nullable(),
+  source: z.enum(['purchase', 'coupon']),
+});
+export const entitlementItemSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('subscription'),
+    status: z.enum(['active', 'past_due', 'trialing']),
+    priceId: z.string(),
+    interval: z.enum(['month', 'year']).nullable(),
+    /** The trial's end while it is trialing. */
+    trialEndsAt: z.string().nullable(),
+    /** When it renews (the next charge), or null when it will not. */
+    renewsAt: z.string().nullable(),
+    /** When a cancelled subscription or trial ends; null while it renews. */
+    endsAt: z.string().nullable(),
+    /** Whether it enables export and save now (a trial past its end by the clock does not). */
+    enabled: z.boolean(),
+  }),
+  licenceEntitlementSchema,
+  z.object({ kind: z.literal('access'), endsAt: z.string() }),
+  z.object({ kind: z.literal('lite'), channel: z.string() }),
+]);
+export type EntitlementItem = z.infer<typeof entitlementItemSchema>;
+
 export const entitlementSchema = z.object({
   plan: z.enum(PLANS),
   trialEndsAt: z.string().nullable(),
@@ -53,6 +87,8 @@ export const entitlementSchema = z.object({
   saveEnabled: z.boolean(),
   /** Releases the user's perpetual licences cover (e.g. "2024"). */
   releases: z.array(z.string()),
+  /** Everything the user holds now, whichever of it the plan above rests on. */
+  items: z.array(entitlementItemSchema),
 });
 export type Entitlement = z.infer<typeof entitlementSchema>;
 

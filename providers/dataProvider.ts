@@ -82,6 +82,7 @@ const CUSTOM_METHODS: Partial<Record<CustomParams['method'], RequestOptions['met
  * here (the admin lists: users, lite-keys) follow the REST paths `/{resource}` and `/{resource}/{id}`.
  */
 export const ACCOUNT_RESOURCES: Record<string, { one?: string; list?: string; item?: (id: string) => string; update?: 'PATCH' | 'PUT' }> = {
+  overview: { one: '/users/me/overview' },
   subscription: { one: '/subscription/user' },
   'payment-method': { one: '/subscription/payment-method' },
   'billing-info': { one: '/subscription/billing-info', update: 'PATCH' },

@@ -20,13 +20,14 @@ export const LINGER_MS = 5000;
 /**
  * Which resources each kind of event changes: the queries of those resources are refetched (Refine's
  * live mode "auto"), and no others. A payment changes the invoices, the subscription it paid and the
- * licence it bought; a released seat changes the seats and the licence's seat count.
+ * licence it bought; a released seat changes the seats and the licence's seat count. The account home
+ * (`overview`) shows all of them, so every event refreshes it.
  */
 export const EVENT_RESOURCES: Record<PortalEvent['type'], readonly string[]> = {
-  subscription: ['subscription', 'payment-method', 'invoices'],
-  transaction: ['invoices', 'subscription', 'payment-method', 'licences'],
-  licence: ['licences', 'seats'],
-  seat: ['seats', 'licences'],
+  subscription: ['subscription', 'payment-method', 'invoices', 'overview'],
+  transaction: ['invoices', 'subscription', 'payment-method', 'licences', 'overview'],
+  licence: ['licences', 'seats', 'overview'],
+  seat: ['seats', 'licences', 'overview'],
 };
 
 /** Splits a server-sent-event text into its events' data lines (comments and heartbeats are skipped). */

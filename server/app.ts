@@ -36,6 +36,7 @@ import { paddleWebhookRoutes } from './modules/billing/webhook-routes.js';
 import { END_SECOND_TRIAL_JOB, endSecondTrialJob } from './modules/billing/subscriptions.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { accountRoutes } from './modules/users/account-routes.js';
+import { overviewRoutes } from './modules/users/overview-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
 import { VERIFICATION_RESEND_JOB, verificationResendJob } from './modules/users/registration.js';
 import { PASSWORD_RESET_JOB, passwordResetJob } from './modules/users/account.js';
@@ -184,6 +185,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(paddle));
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
       await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
+      await api.register(overviewRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
       await api.register(paddleWebhookRoutes, {
         deps: { db: db.kysely, dialect: db.dialect, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, metrics },
       });

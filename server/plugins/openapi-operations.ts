@@ -178,6 +178,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/users/downloadedShapelab': { tag: 'Releases', summary: 'Record that the user downloaded the desktop application' },
 
   // Sessions
+  // Issue 20, the account home: Paddle's parts (price, payment method) are left out when it is down, never a 5xx.
+  'GET /api/users/me/overview': { tag: 'Users', summary: "The account home: the user's entitlement (as the desktop API answers it), plan, next charge, payment method, seats, licences" },
   'GET /api/users/me/sessions': { tag: 'Sessions', summary: "The user's sessions, the current one marked" },
   'DELETE /api/users/me/sessions': { tag: 'Sessions', summary: 'Sign out everywhere else: end every session but this one' },
   'DELETE /api/users/me/sessions/:id': { tag: 'Sessions', summary: 'End one session', errors: { 404: ['SESSION_NOT_FOUND'] } },

@@ -6,6 +6,7 @@ import type { PageLoaders } from './index.js';
  * of their own that loads alongside the frame: the sign-in and registration pages never carry them.
  */
 export const ACCOUNT_PAGES: PageLoaders<AccountPageName> = {
+  home: () => import('./account/Home.js'),
   profile: () => import('./account/Profile.js'),
   socialAccount: () => import('./account/SocialAccount.js'),
   subscription: () => import('./account/Subscription.js'),

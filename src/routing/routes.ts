@@ -22,6 +22,7 @@ export const PAGE_MODULES = {
   legal: 'public/LegalDocument',
   socialCallback: 'auth/SocialCallback',
   externalCheckout: 'auth/ExternalCheckout',
+  home: 'account/Home',
   profile: 'account/Profile',
   socialAccount: 'account/SocialAccount',
   subscription: 'account/Subscription',
@@ -86,6 +87,8 @@ export type RouteEntry = AccountRoute | PublicRoute;
  */
 export const RESOURCES = {
   profile: 'user',
+  // Issue 20: the account home's one answer (GET /users/me/overview).
+  overview: 'user',
   subscription: 'user',
   'payment-method': 'user',
   'billing-info': 'user',
@@ -132,7 +135,8 @@ const publicPage = (path: string, titleKey: string, access: 'public' | 'anonymou
 
 export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
-  account('', 'profile', 'profile'),
+  // Issue 20: the root is the account home (an overview, then the profile's sections), first in the account menu.
+  account('', 'home', 'overview', 'account'),
   account('account/profile', 'profile', 'profile', 'account'),
   account('account/subscription', 'subscription', 'subscription', 'account'),
   account('account/subscription/choose-plan', 'choosePlan', 'plans'),

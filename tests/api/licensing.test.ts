@@ -145,6 +145,7 @@ describeEachDatabase(
         exportEnabled: false,
         saveEnabled: false,
         releases: [],
+        items: [],
       });
       const trialEnds = new Date(server().clock.now().getTime() + 14 * DAY);
       const now = server().clock.now().toISOString();

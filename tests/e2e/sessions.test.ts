@@ -90,6 +90,7 @@ const TEXTS = {
     confirm: 'Confirm',
     choosePlan: 'Choose a plan',
     profile: 'Profile',
+    home: 'Account overview',
     userMenu: 'Open account menu',
     signOut: 'Sign out',
     signIn: 'Sign in',
@@ -112,6 +113,7 @@ const TEXTS = {
     confirm: 'Bestätigen',
     choosePlan: 'Tarif wählen',
     profile: 'Profil',
+    home: 'Kontoübersicht',
     userMenu: 'Kontomenü öffnen',
     signOut: 'Abmelden',
     signIn: 'Anmelden',
@@ -199,13 +201,13 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signInWith(page, language, email, true, texts);
       await page.waitForURL(new RegExp(`/${language}$`));
-      await shown(page.getByRole('heading', { level: 1, name: texts.profile }));
+      await shown(page.getByRole('heading', { level: 1, name: texts.home }));
       const before = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('offlineToken')]);
       expect(before[1]).not.toBeNull();
 
       await advanceServerClock(ACCESS_TOKEN_LIFETIME_SECONDS + 60);
       await page.reload();
-      await shown(page.getByRole('heading', { level: 1, name: texts.profile }));
+      await shown(page.getByRole('heading', { level: 1, name: texts.home }));
       await shown(page.getByRole('button', { name: texts.userMenu }).getByText(email));
       const after = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('offlineToken')]);
       // Renewed: a new access token, and the offline token rotated.
@@ -222,7 +224,7 @@ for (const language of ['en', 'de'] as const) {
     it('without remember me, a reload after the access token expired sends the user to login', async () => {
       const { page } = await newPage(browser);
       await signInWith(page, language, email, false, texts);
-      await shown(page.getByRole('heading', { level: 1, name: texts.profile }));
+      await shown(page.getByRole('heading', { level: 1, name: texts.home }));
       expect(await page.evaluate(() => localStorage.getItem('offlineToken'))).toBeNull();
 
       await advanceServerClock(ACCESS_TOKEN_LIFETIME_SECONDS + 60);
@@ -236,7 +238,7 @@ for (const language of ['en', 'de'] as const) {
     it('signing out in one tab signs out the other tab', async () => {
       const { page: first, context } = await newPage(browser);
       await signInWith(first, language, email, true, texts);
-      await shown(first.getByRole('heading', { level: 1, name: texts.profile }));
+      await shown(first.getByRole('heading', { level: 1, name: texts.home }));
       const { page: second } = await newPage(browser, context);
       await second.goto(url(`/${language}/account/profile`));
       await shown(second.getByRole('heading', { level: 1, name: texts.profile }));

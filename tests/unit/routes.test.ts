@@ -82,8 +82,10 @@ describe('route table (spec section 2)', () => {
     expect(ROUTES.map((entry) => entry.path)).toContain(path);
   });
 
-  it('the root is the profile landing for signed-in users', () => {
-    expect(route('')).toMatchObject({ access: 'user', titleKey: 'routes.profile' });
+  it('the root is the account home for signed-in users (issue 20), first in the account menu; the full profile stays at account/profile', () => {
+    expect(route('')).toMatchObject({ access: 'user', titleKey: 'routes.home', page: 'home', resource: 'overview', menu: 'account' });
+    expect(route('account/profile')).toMatchObject({ access: 'user', titleKey: 'routes.profile', page: 'profile', menu: 'account' });
+    expect(ROUTES.filter((entry) => entry.menu === 'account')[0]?.path).toBe('');
   });
 
   it('no path is registered twice', () => {

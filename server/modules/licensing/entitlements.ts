@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { SEATS_PER_ENTITLEMENT, type Entitlement } from '../../../contract/licensing.js';
+import { SEATS_PER_ENTITLEMENT, type Entitlement, type EntitlementItem } from '../../../contract/licensing.js';
 import type { Database } from '../../db/schema.js';
 
 /** Subscription statuses that still entitle: Paddle keeps a past-due subscription running while it retries. */
@@ -20,6 +20,8 @@ export interface Entitlements {
  * - a Shapelab Lite key: 'lite', enabled;
  * - nothing: 'basic', export and save disabled.
  * Each of them counts as one entitlement for seats (a subscription, each licence, each running pass).
+ * `items` lists all of them in detail: the desktop API and the account home both answer this one result,
+ * so what the home shows and what the application unlocks never disagree (issue 20).
  */
 export async function entitlementsOf(db: Kysely<Database>, userId: string, now: Date, version?: string): Promise<Entitlements> {
   const nowIso = now.toISOString();
@@ -27,12 +29,18 @@ export async function entitlementsOf(db: Kysely<Database>, userId: string, now: 
     // A subscription being undone as a duplicate, and a returned licence, entitle nothing.
     db
       .selectFrom('subscriptions')
-      .select(['status', 'trial_ends_at'])
+      .select(['status', 'trial_ends_at', 'price_id', 'billing_interval', 'next_billed_at', 'scheduled_change_action', 'scheduled_change_at'])
       .where('user_id', '=', userId)
       .where('duplicate_of', 'is', null)
       .orderBy('created_at', 'desc')
       .executeTakeFirst(),
-    db.selectFrom('licences').select(['edition', 'release', 'updates_until']).where('user_id', '=', userId).where('revoked_at', 'is', null).execute(),
+    db
+      .selectFrom('licences')
+      .select(['id', 'edition', 'source', 'channel', 'release', 'updates_until'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('granted_at', 'desc')
+      .execute(),
     db
       .selectFrom('access_passes')
       .select((eb) => eb.fn.max('ends_at').as('ends_at'))
@@ -55,7 +63,8 @@ export async function entitlementsOf(db: Kysely<Database>, userId: string, now: 
   const accessEndsAt = pass?.ends_at ? new Date(pass.ends_at).toISOString() : null;
 
   const releases = [...new Set(full.flatMap((licence) => (licence.release ? [licence.release] : [])))].sort();
-  const base = { trialEndsAt: trialEndsAt ? new Date(trialEndsAt).toISOString() : null, accessEndsAt, releases };
+  const items = itemsOf({ subscription: paid || trialing ? subscription : undefined, enabled: paid || trialRunning, full, lite, accessEndsAt });
+  const base = { trialEndsAt: trialEndsAt ? new Date(trialEndsAt).toISOString() : null, accessEndsAt, releases, items };
   let entitlement: Entitlement;
   if (paid) entitlement = { plan: 'subscription', ...base, exportEnabled: true, saveEnabled: true };
   else if (full.some(covers)) entitlement = { plan: 'perpetual', ...base, exportEnabled: true, saveEnabled: true };
@@ -66,4 +75,56 @@ export async function entitlementsOf(db: Kysely<Database>, userId: string, now: 
 
   const count = (paid || trialing ? 1 : 0) + full.length + lite.length + (accessEndsAt ? 1 : 0);
   return { entitlement, seatLimit: SEATS_PER_ENTITLEMENT * Math.max(1, count) };
+}
+
+const isoOrNull = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
+
+interface HeldSubscription {
+  status: string;
+  trial_ends_at: string | null;
+  price_id: string;
+  billing_interval: string;
+  next_billed_at: string | null;
+  scheduled_change_action: string | null;
+  scheduled_change_at: string | null;
+}
+interface HeldLicence {
+  id: string;
+  source: string;
+  channel: string;
+  release: string | null;
+  updates_until: string | null;
+}
+
+/** The detail of what `entitlementsOf` found: the subscription, each licence, coupon access, each Lite key. */
+function itemsOf(held: { subscription: HeldSubscription | undefined; enabled: boolean; full: HeldLicence[]; lite: HeldLicence[]; accessEndsAt: string | null }): EntitlementItem[] {
+  const items: EntitlementItem[] = [];
+  const { subscription } = held;
+  if (subscription) {
+    // A cancellation scheduled by Paddle ends it at that date; until then it neither renews nor charges.
+    const endsAt = subscription.scheduled_change_action === 'cancel' ? isoOrNull(subscription.scheduled_change_at) : null;
+    items.push({
+      kind: 'subscription',
+      status: subscription.status as 'active' | 'past_due' | 'trialing',
+      priceId: subscription.price_id,
+      interval: subscription.billing_interval === 'month' || subscription.billing_interval === 'year' ? subscription.billing_interval : null,
+      trialEndsAt: subscription.status === 'trialing' ? isoOrNull(subscription.trial_ends_at) : null,
+      renewsAt: endsAt ? null : isoOrNull(subscription.next_billed_at),
+      endsAt,
+      enabled: held.enabled,
+    });
+  }
+  for (const licence of held.full) {
+    items.push({
+      kind: 'licence',
+      id: licence.id,
+      productName: licence.release ? `Shapelab ${licence.release}` : 'Shapelab',
+      release: licence.release,
+      updatesUntil: isoOrNull(licence.updates_until),
+      source: licence.source === 'purchase' ? 'purchase' : 'coupon',
+    });
+  }
+  if (held.accessEndsAt) items.push({ kind: 'access', endsAt: held.accessEndsAt });
+  for (const licence of held.lite) items.push({ kind: 'lite', channel: licence.channel });
+  return items;
 }

@@ -1,0 +1,84 @@
+import type { Overview } from '../../../contract/overview.js';
+import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
+import { buyerOf } from '../billing/buyer.js';
+import type { Catalogue } from '../billing/catalogue.js';
+import { paymentMethodOf, type ActionDeps } from '../billing/subscription-actions.js';
+import { subscriptionOf } from '../billing/subscriptions.js';
+import { entitlementsOf } from '../licensing/entitlements.js';
+import type { UserWithRoles } from './repo.js';
+
+type Part = Overview['unavailable'][number];
+
+/** What the payment provider tells about the subscription; a failure there leaves the part out, never the answer. */
+async function fromProvider<T>(part: Part, unavailable: Part[], read: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await read();
+  } catch {
+    unavailable.push(part);
+    return fallback;
+  }
+}
+
+/** The plan's price per interval (tax excluded) for this customer, when Paddle prices it in the subscription's own currency. */
+async function planPrice(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles, subscription: Subscription) {
+  const [prices, plans] = await Promise.all([catalogue.pricesFor([subscription.priceId], await buyerOf(deps, user)), catalogue.plans()]);
+  const price = prices.get(subscription.priceId);
+  return {
+    price: price && price.currencyCode === subscription.currencyCode ? price : null,
+    planName: plans.find((plan) => plan.id === subscription.priceId)?.description ?? null,
+  };
+}
+
+const LIVE = new Set<Subscription['status']>(['active', 'trialing', 'past_due', 'paused']);
+
+/**
+ * `GET /users/me/overview` (issue 20): the account home's one answer. The entitlement is `entitlementsOf`
+ * at this moment, the very function behind `/desktop/activate` and `/desktop/heartbeat`, so the home and the
+ * desktop application never disagree. The subscription's price and payment method come from Paddle; when it
+ * does not answer, those parts are named in `unavailable` and the rest (all of it from the database) stands.
+ */
+export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Overview> {
+  const now = deps.clock.now();
+  const [{ entitlement, seatLimit }, subscription, seatsUsed] = await Promise.all([
+    entitlementsOf(deps.db, user.id, now),
+    subscriptionOf(deps.db, user.id, now),
+    deps.db
+      .selectFrom('seats')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const unavailable: Part[] = [];
+  const live = subscription !== null && LIVE.has(subscription.status);
+  const [priced, paymentMethod] = await Promise.all([
+    subscription ? fromProvider('price', unavailable, () => planPrice(deps, catalogue, user, subscription), { price: null, planName: null }) : null,
+    live ? fromProvider<PaymentMethod | null>('paymentMethod', unavailable, () => paymentMethodOf(deps, user), null) : null,
+  ]);
+
+  let summary: Overview['subscription'] = null;
+  if (subscription) {
+    const cancelling = subscription.scheduledChange?.action === 'cancel' ? subscription.scheduledChange.effectiveAt : null;
+    const endsAt = subscription.status === 'canceled' ? (subscription.canceledAt ?? subscription.currentPeriod?.endsAt ?? null) : cancelling;
+    // Paddle drops next_billed_at once a cancellation is scheduled; a subscription that ends charges nothing more.
+    const nextAt = endsAt ? null : subscription.nextBilledAt;
+    summary = {
+      status: subscription.status,
+      interval: subscription.interval === 'month' || subscription.interval === 'year' ? subscription.interval : null,
+      planName: priced?.planName ?? null,
+      price: priced?.price ?? null,
+      nextCharge: nextAt ? { at: new Date(nextAt).toISOString(), amount: priced?.price ?? null } : null,
+      trialEndsAt: subscription.status === 'trialing' && subscription.trialEndsAt ? new Date(subscription.trialEndsAt).toISOString() : null,
+      endsAt: endsAt ? new Date(endsAt).toISOString() : null,
+    };
+  }
+
+  return {
+    entitlement,
+    subscription: summary,
+    paymentMethod,
+    seats: { used: Number(seatsUsed.count), limit: seatLimit },
+    licences: entitlement.items.filter((item) => item.kind === 'licence'),
+    accessEndsAt: entitlement.accessEndsAt,
+    unavailable: unavailable.sort(),
+  };
+}

@@ -1,0 +1,50 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import { useOne } from '@refinedev/core';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Overview } from '../../../contract/overview.js';
+import type { DataError } from '../../../providers/dataProvider.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
+import { PageCard } from '../../components/PageCard.js';
+import { OverviewCard } from './home/OverviewCard.js';
+import { OverviewCards } from './home/OverviewCards.js';
+
+/** The profile's sections (with their form validation) load after the overview: the home's first paint stays light (bundle budget). */
+const ProfileSections = lazy(() => import('./profile/ProfileSections.js').then((module) => ({ default: module.ProfileSections })));
+
+/**
+ * The root path (issue 20): the account home. First an overview from one answer (`overview`, which the
+ * live provider refreshes on every subscription, payment, licence and seat event): the plan with its price
+ * and next charge, the payment method, what the user holds (the desktop API's own entitlement), devices of
+ * seats and the download; each card links to its page. Then the profile's sections, so the spec's landing
+ * (the profile) is all still here.
+ */
+export default function Home({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  const { result: overview, query } = useOne<Overview, DataError>({ resource: 'overview', id: 'me' });
+  return (
+    <PageCard title={t(titleKey)} testId="home">
+      {query.isPending ? (
+        <FullPageSpinner />
+      ) : overview ? (
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' }, gap: 2, mb: 1 }}>
+          <OverviewCards overview={overview} />
+          <Box sx={{ gridColumn: { sm: '1 / -1' }, display: 'grid' }}>
+            <OverviewCard id="download" title={t('download.title')}>
+              <DownloadShapelab />
+            </OverviewCard>
+          </Box>
+        </Box>
+      ) : (
+        <Alert severity="error">{query.error?.message ?? t('errors.DEFAULT')}</Alert>
+      )}
+      <Suspense fallback={null}>
+        <Suspense fallback={null}>
+        <ProfileSections download={false} />
+      </Suspense>
+      </Suspense>
+    </PageCard>
+  );
+}

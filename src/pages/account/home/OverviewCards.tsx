@@ -1,0 +1,156 @@
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { EntitlementItem } from '../../../../contract/licensing.js';
+import type { Overview } from '../../../../contract/overview.js';
+import { useLocale } from '../../../components/LocaleScope.js';
+import { formatLongDate, formatPrice } from '../../../format/index.js';
+import { OverviewCard } from './OverviewCard.js';
+
+type Money = { amount: number; currencyCode: string };
+
+function useFormats() {
+  const { language } = useLocale();
+  return {
+    date: (iso: string) => formatLongDate(iso, language),
+    money: (money: Money) => formatPrice(money.amount, money.currencyCode, language),
+  };
+}
+
+/** The plan: the subscription's plan, price and what comes next (charge, trial end, end), or the free plan. */
+export function PlanCard({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  const { date, money } = useFormats();
+  const subscription = overview.subscription;
+  const live = subscription !== null && subscription.status !== 'canceled';
+  const lines: string[] = [];
+  let name = t('pages.home.freePlan');
+  if (subscription && live) {
+    name = subscription.interval ? t(`pages.home.planName.${subscription.interval}`) : t('pages.home.subscription');
+    if (subscription.price && subscription.interval) {
+      lines.push(`${t(`pages.subscription.pricePer.${subscription.interval}`, { price: money(subscription.price) })} · ${t('pages.choosePlan.excludingTax')}`);
+    } else if (overview.unavailable.includes('price')) {
+      lines.push(t('pages.home.priceUnavailable'));
+    }
+    if (subscription.trialEndsAt) lines.push(t('pages.home.trialUntil', { date: date(subscription.trialEndsAt) }));
+    if (subscription.status === 'past_due') lines.push(t('pages.home.pastDue'));
+    if (subscription.endsAt) lines.push(t('pages.home.endsOn', { date: date(subscription.endsAt) }));
+    else if (subscription.nextCharge?.amount) {
+      lines.push(t('pages.home.nextCharge', { amount: money(subscription.nextCharge.amount), date: date(subscription.nextCharge.at) }));
+    } else if (subscription.nextCharge) lines.push(t('pages.home.nextChargeOn', { date: date(subscription.nextCharge.at) }));
+  } else {
+    if (subscription?.endsAt) lines.push(t('pages.home.endedOn', { date: date(subscription.endsAt) }));
+    lines.push(overview.entitlement.exportEnabled ? t('pages.home.freePlanCovered') : t('pages.home.freePlanText'));
+  }
+  return (
+    <OverviewCard
+      id="plan"
+      title={t('pages.home.plan')}
+      link={live ? { to: '/account/subscription', label: t('pages.home.manageSubscription') } : { to: '/account/subscription/choose-plan', label: t('pages.home.choosePlan') }}
+    >
+      <Typography variant="subtitle1" component="p" data-testid="home-plan-name">
+        {name}
+      </Typography>
+      {lines.map((line) => (
+        <Typography key={line} variant="body2" color="text.secondary">
+          {line}
+        </Typography>
+      ))}
+    </OverviewCard>
+  );
+}
+
+/** How the subscription is paid, as the payment options page shows it. */
+export function PaymentMethodCard({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  const method = overview.paymentMethod;
+  let text: string;
+  if (overview.unavailable.includes('paymentMethod')) text = t('pages.home.paymentMethodUnavailable');
+  else if (method?.card) {
+    text = t('pages.paymentOptions.card', {
+      brand: method.card.brand.toUpperCase(),
+      last4: method.card.last4,
+      expiry: `${String(method.card.expiryMonth).padStart(2, '0')}/${method.card.expiryYear}`,
+    });
+  } else if (method) text = t(`pages.paymentOptions.types.${method.type}`, { defaultValue: method.type });
+  else text = t('pages.home.noPaymentMethod');
+  return (
+    <OverviewCard id="payment-method" title={t('pages.subscription.paymentMethod')} link={{ to: '/account/payment-options', label: t('routes.paymentOptions') }}>
+      <Typography variant="body2">{text}</Typography>
+    </OverviewCard>
+  );
+}
+
+/** One line per thing the user holds: the desktop API's own list (entitlement.items). */
+function itemText(item: EntitlementItem, t: (key: string, values?: Record<string, string>) => string, date: (iso: string) => string): { primary: string; secondary: string } {
+  switch (item.kind) {
+    case 'subscription':
+      return {
+        primary: item.interval ? t(`pages.home.planName.${item.interval}`) : t('pages.home.subscription'),
+        secondary: item.status === 'trialing' && item.trialEndsAt ? t('pages.home.trialUntil', { date: date(item.trialEndsAt) }) : t(`pages.home.status.${item.status}`),
+      };
+    case 'licence':
+      return {
+        primary: t('pages.home.licence', { name: item.productName }),
+        secondary: item.updatesUntil ? t('pages.home.updatesUntil', { date: date(item.updatesUntil) }) : t('pages.licences.noEnd'),
+      };
+    case 'access':
+      return { primary: t('pages.home.access'), secondary: t('pages.home.accessUntil', { date: date(item.endsAt) }) };
+    case 'lite':
+      return { primary: t('pages.home.lite'), secondary: item.channel };
+  }
+}
+
+/** What the user may use: every entitlement with its dates, and whether export and save are on. */
+export function EntitlementsCard({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  const { date } = useFormats();
+  const { entitlement } = overview;
+  return (
+    <OverviewCard id="entitlements" title={t('pages.home.entitlements')} link={{ to: '/account/licences', label: t('routes.licences') }}>
+      {entitlement.items.length > 0 ? (
+        <List dense disablePadding>
+          {entitlement.items.map((item, index) => {
+            const text = itemText(item, t, date);
+            return (
+              <ListItem key={item.kind === 'licence' ? item.id : `${item.kind}-${index}`} disableGutters data-testid={`home-item-${item.kind}`}>
+                <ListItemText primary={text.primary} secondary={text.secondary} />
+              </ListItem>
+            );
+          })}
+        </List>
+      ) : (
+        <Typography variant="body2">{t('pages.home.nothingHeld')}</Typography>
+      )}
+      <Typography variant="body2" color="text.secondary" data-testid="home-export">
+        {entitlement.exportEnabled ? t('pages.home.exportEnabled') : t('pages.home.exportDisabled')}
+      </Typography>
+    </OverviewCard>
+  );
+}
+
+/** Devices attached of the seats the entitlements allow. */
+export function DevicesCard({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  return (
+    <OverviewCard id="devices" title={t('pages.home.devices')} link={{ to: '/account/device-manager', label: t('routes.deviceManager') }}>
+      <Typography variant="body2" data-testid="home-seats">
+        {t('pages.home.seats', { used: overview.seats.used, limit: overview.seats.limit })}
+      </Typography>
+    </OverviewCard>
+  );
+}
+
+/** The four cards of the overview, in reading order. */
+export function OverviewCards({ overview }: { overview: Overview }) {
+  return (
+    <>
+      <PlanCard overview={overview} />
+      <PaymentMethodCard overview={overview} />
+      <EntitlementsCard overview={overview} />
+      <DevicesCard overview={overview} />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import Typography from '@mui/material/Typography';
+import { useGetIdentity } from '@refinedev/core';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../../../contract/users.js';
+import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+import { useRememberUser } from '../../../data/useCurrentUser.js';
+import { DetailsForm } from './DetailsForm.js';
+import { NewsletterSwitch } from './NewsletterSwitch.js';
+import { Section } from './Section.js';
+
+/** The sections below the details form load after it, so the form is ready first (issue 18: Lighthouse). */
+const PasswordForm = lazy(() => import('./PasswordForm.js').then((module) => ({ default: module.PasswordForm })));
+const ConnectedAccounts = lazy(() => import('./ConnectedAccounts.js').then((module) => ({ default: module.ConnectedAccounts })));
+const CouponForm = lazy(() => import('./CouponForm.js').then((module) => ({ default: module.CouponForm })));
+const DownloadShapelab = lazy(() => import('../../../components/DownloadShapelab.js').then((module) => ({ default: module.DownloadShapelab })));
+const DownloadMyData = lazy(() => import('./YourData.js').then((module) => ({ default: module.DownloadMyData })));
+const DeleteMyAccount = lazy(() => import('./YourData.js').then((module) => ({ default: module.DeleteMyAccount })));
+
+/**
+ * The profile's sections. The user is the session's (Refine's identity); an answer carrying the changed
+ * user replaces it, with no extra read. `download: false` leaves out the download, for a page that offers it already.
+ */
+export function ProfileSections({ download = true }: { download?: boolean }) {
+  const { t } = useTranslation();
+  const remember = useRememberUser();
+  const [user, setUser] = useState<Me | null>(null);
+  const { data: current } = useGetIdentity<Me>();
+  const shown = user ?? current;
+
+  const onSaved = (updated: Me) => {
+    setUser(updated);
+    void remember(updated);
+  };
+  // A password set for the first time: the account has one from now on.
+  const onPasswordSet = () => shown && onSaved({ ...shown, hasPassword: true });
+
+  return (
+    <>
+      {shown ? (
+        <>
+          <Typography variant="h6" component="h2" gutterBottom>
+            {t('pages.profile.details')}
+          </Typography>
+          <DetailsForm initial={current ?? undefined} onSaved={onSaved} />
+          <Section title={t('pages.profile.newsletter')}>
+            <NewsletterSwitch user={shown} onSaved={onSaved} />
+          </Section>
+          <Suspense fallback={null}>
+            <Section title={t('pages.profile.password')}>
+              <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={onPasswordSet} />
+            </Section>
+            <Section title={t('pages.profile.connectedAccounts')}>
+              <ConnectedAccounts user={shown} onSaved={onSaved} />
+            </Section>
+            <Section title={t('pages.profile.coupon')}>
+              <CouponForm />
+            </Section>
+            {download && (
+              <Section title={t('download.title')}>
+                <DownloadShapelab />
+              </Section>
+            )}
+            <Section title={t('pages.profile.data.title')}>
+              <DownloadMyData />
+            </Section>
+            <Section title={t('pages.profile.data.dangerTitle')}>
+              <DeleteMyAccount hasPassword={shown.hasPassword} />
+            </Section>
+          </Suspense>
+        </>
+      ) : (
+        <FullPageSpinner />
+      )}
+    </>
+  );
+}
