@@ -130,7 +130,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/validate/:token': {
     tag: 'Users',
     summary: 'Verify the email address with the mailed link',
-    errors: { 400: ['INVALID_TOKEN', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
+    errors: { 400: ['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
   },
   'GET /api/users/resendVerificationEmail/:email': {
     tag: 'Users',

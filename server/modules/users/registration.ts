@@ -163,10 +163,13 @@ export async function verifyCode(deps: RegistrationDeps, email: string, code: st
   return { access_token: session.access_token };
 }
 
-/** `/users/validate/{token}`: the link from the mail verifies the address. */
+/**
+ * `/users/validate/{token}`: the link from the mail verifies the address. A token that matches nothing
+ * (made up, or cut short by a mail client) is an invalid link, whatever its shape (issue 20 item 8).
+ */
 export async function verifyLink(deps: RegistrationDeps, token: string): Promise<{ verified: true }> {
   const pending = await deps.verifications.forLink(digest(token));
-  if (!pending) throw new AppError('INVALID_TOKEN', 400);
+  if (!pending) throw new AppError('VERIFICATION_LINK_INVALID', 400);
   if (pending.used_at !== null) throw new AppError('ALREADY_VERIFIED', 409);
   if (new Date(pending.expires_at) <= deps.clock.now()) throw new AppError('VERIFICATION_CODE_EXPIRED', 400);
   if (!(await deps.verifications.complete(pending.user_id, deps.clock.now().toISOString()))) {
