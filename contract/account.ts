@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailSchema } from './auth.js';
 import { PASSWORD_MAX_LENGTH } from './password.js';
 import { PHONE_PATTERN } from './phone.js';
 
@@ -66,3 +67,15 @@ export const sessionsEndedResponseSchema = z.object({ ended: z.number().int() })
  * a sign-in within the last 10 minutes.
  */
 export const deleteAccountRequestSchema = z.object({ password: password.optional() }).strict();
+
+/**
+ * Issue 20 item 7, `POST /users/me/email`: the new sign-in address and the current password (left out
+ * by an account that signs in only with Google or Facebook and has none). A code goes to the new address.
+ */
+export const emailChangeRequestSchema = z.object({ email: emailSchema, password: password.optional() });
+export type EmailChangeRequest = z.infer<typeof emailChangeRequestSchema>;
+/** The same answer whether or not the address is free (no account enumeration). */
+export const emailChangeResponseSchema = z.object({ sent: z.literal(true), email: z.string(), expiresAt: z.string() });
+export type EmailChangeResponse = z.infer<typeof emailChangeResponseSchema>;
+/** `POST /users/me/email/confirm`: the 6-digit code from the mail; answers the user with the new email. */
+export const emailChangeConfirmSchema = z.object({ code: z.string().regex(/^\d{6}$/) });

@@ -85,6 +85,10 @@ export const MESSAGE_KEYS = [
   'ANALYTICS_RANGE_INVALID',
   'ANALYTICS_PLAYED_RANGE_INVALID',
   'JOB_NOT_RETRYABLE',
+  /** Issue 20 item 7: the new sign-in address is the current one. */
+  'EMAIL_UNCHANGED',
+  /** Issue 20 item 8: a verification link that matches nothing (made up, or cut short). */
+  'VERIFICATION_LINK_INVALID',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
 ] as const;

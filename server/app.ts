@@ -40,9 +40,10 @@ import { overviewRoutes } from './modules/users/overview-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
 import { VERIFICATION_RESEND_JOB, verificationResendJob } from './modules/users/registration.js';
 import { PASSWORD_RESET_JOB, passwordResetJob } from './modules/users/account.js';
+import { BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob } from './modules/users/email-change.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { usersRoutes } from './modules/users/routes.js';
-import { VerificationsRepo } from './modules/users/verifications.js';
+import { EmailChangesRepo, VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
@@ -168,6 +169,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(accountRoutes, {
         deps: account,
         deletion: { db: db.kysely, paddle, clock, sessions, throttle, jobs, bus },
+        emailChange: { db: db.kysely, users, changes: new EmailChangesRepo(db.kysely), throttle, clock, appUrl: config.appUrl, jobs },
         guards,
       });
       await api.register(oauthRoutes, {
@@ -183,6 +185,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       const refunds = new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs });
       refunds.register(jobs);
       jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(paddle));
+      jobs.handle(BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob({ db: db.kysely, paddle, clock, users }));
       await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
       await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
       await api.register(overviewRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });

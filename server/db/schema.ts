@@ -41,6 +41,17 @@ export interface EmailVerificationsTable {
   created_at: Timestamp;
 }
 
+/** A new sign-in address waiting for its code (issue 20 item 7). */
+export interface EmailChangesTable {
+  user_id: string;
+  new_email: string;
+  code_hash: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface PasswordResetsTable {
   id: string;
   user_id: string;
@@ -349,6 +360,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   email_verifications: EmailVerificationsTable;
+  email_changes: EmailChangesTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
   jobs: JobsTable;

@@ -130,7 +130,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/validate/:token': {
     tag: 'Users',
     summary: 'Verify the email address with the mailed link',
-    errors: { 400: ['INVALID_TOKEN', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
+    errors: { 400: ['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
   },
   'GET /api/users/resendVerificationEmail/:email': {
     tag: 'Users',
@@ -169,6 +169,17 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     tag: 'Users',
     summary: 'Delete the account (password, or a recent sign-in for social-only accounts)',
     errors: { 403: ['WRONG_PASSWORD', 'REAUTHENTICATION_REQUIRED'], 409: ['LAST_ADMIN'], 429: ['TOO_MANY_REQUESTS'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  // Issue 20 item 7: change of sign-in email
+  'POST /api/users/me/email': {
+    tag: 'Users',
+    summary: 'Ask to change the sign-in email: a code goes to the new address (answers alike for a taken address)',
+    errors: { 400: ['EMAIL_UNCHANGED'], 403: ['WRONG_PASSWORD'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'POST /api/users/me/email/confirm': {
+    tag: 'Users',
+    summary: 'Confirm the new sign-in email with the mailed code; sessions stay signed in, the old address is told',
+    errors: { 400: ['INVALID_VERIFICATION_CODE', 'VERIFICATION_CODE_EXPIRED'], 409: ['EMAIL_ALREADY_REGISTERED'], 429: ['TOO_MANY_REQUESTS'] },
   },
   'GET /api/users/me/export': {
     tag: 'Users',

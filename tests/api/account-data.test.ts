@@ -56,6 +56,7 @@ async function personalRows(server: TestServer, user: { id: string; email: strin
     'seats',
     'access_passes',
     'email_verifications',
+    'email_changes',
     'password_resets',
     'billing_customers',
     'coupon_redemptions',

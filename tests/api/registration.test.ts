@@ -151,7 +151,12 @@ describeEachDatabase('registration and email verification', (server) => {
     expect(second.statusCode).toBe(409);
     expect(second.json().messageKey).toBe('ALREADY_VERIFIED');
     const bogus = await server().app.inject({ method: 'GET', url: `/api/users/validate/${'x'.repeat(43)}` });
-    expect(bogus.json().messageKey).toBe('INVALID_TOKEN');
+    expect(bogus.json().messageKey).toBe('VERIFICATION_LINK_INVALID');
+    // Issue 20 item 8: a link cut short by a mail client is an invalid link too, never 'invalid fields'.
+    for (const cut of [linkTokenIn(mail).slice(0, 20), linkTokenIn(mail).slice(0, 3)]) {
+      const truncated = await server().app.inject({ method: 'GET', url: `/api/users/validate/${cut}` });
+      expect([truncated.statusCode, truncated.json().messageKey]).toEqual([400, 'VERIFICATION_LINK_INVALID']);
+    }
   });
 
   it('resend answers alike for unknown, unverified and verified addresses; only the mails differ', async () => {

@@ -14,6 +14,7 @@ import { analytics } from './0011-analytics.js';
 import { purchases } from './0012-purchases.js';
 import { sessions } from './0013-sessions.js';
 import { jobs } from './0014-jobs.js';
+import { emailChanges } from './0015-email-changes.js';
 import { activityLog } from './0016-activity-log.js';
 
 /**
@@ -36,6 +37,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-purchases': purchases(dialect),
     '0013-sessions': sessions(dialect),
     '0014-jobs': jobs(dialect),
+    '0015-email-changes': emailChanges(dialect),
     '0016-activity-log': activityLog(),
   };
 }

@@ -1,6 +1,6 @@
 import { translate, type Language } from '../../i18n.js';
 
-export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted';
+export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted' | 'emailChangeCode' | 'emailChangeTaken' | 'emailChanged';
 
 export interface RenderedMail {
   subject: string;

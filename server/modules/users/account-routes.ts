@@ -9,6 +9,9 @@ import {
   checkOldPasswordResponseSchema,
   checkResetTokenResponseSchema,
   deleteAccountRequestSchema,
+  emailChangeConfirmSchema,
+  emailChangeRequestSchema,
+  emailChangeResponseSchema,
   okResponseSchema,
   profileUpdateSchema,
   resetPasswordRequestSchema,
@@ -19,9 +22,13 @@ import { currentSession, currentUser, type Guards } from '../../plugins/authenti
 import * as account from './account.js';
 import { deleteOwnAccount, type DeletionDeps } from './deletion.js';
 import { exportOwnData } from './export.js';
+import { confirmEmailChange, requestEmailChange, type EmailChangeDeps } from './email-change.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; deletion: DeletionDeps; guards: Guards }> = async (app, { deps, deletion, guards }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; deletion: DeletionDeps; emailChange: EmailChangeDeps; guards: Guards }> = async (
+  app,
+  { deps, deletion, emailChange, guards },
+) => {
   app.get(
     '/users/forget-password/:email',
     { config: PER_ADDRESS_LIMIT, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
@@ -63,6 +70,19 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; d
     '/users/me',
     { onRequest: guards.user, schema: { body: profileUpdateSchema, response: { 200: meSchema } } },
     async (request) => account.updateProfile(deps, currentUser(request), request.body),
+  );
+
+  // Issue 20 item 7: a new sign-in address, proven by a code mailed to it.
+  app.post(
+    '/users/me/email',
+    { onRequest: guards.user, schema: { body: emailChangeRequestSchema, response: { 200: emailChangeResponseSchema } } },
+    async (request) => requestEmailChange(emailChange, currentUser(request), request.body),
+  );
+
+  app.post(
+    '/users/me/email/confirm',
+    { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.verificationCode }, schema: { body: emailChangeConfirmSchema, response: { 200: meSchema } } },
+    async (request) => confirmEmailChange(emailChange, currentUser(request), request.body.code),
   );
 
   // Issue 17 (GDPR articles 17 and 20): the user deletes their account, or takes their data with them.

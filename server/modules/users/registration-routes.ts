@@ -45,7 +45,8 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
     '/users/validate/:token',
     {
       config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.verificationLink },
-      schema: { params: z.object({ token: z.string().min(16).max(128) }), response: { 200: verifyLinkResponseSchema } },
+      // Any length: a truncated link must hear 'invalid link' (and the page offers a resend), not 'invalid fields'.
+      schema: { params: z.object({ token: z.string().max(1024) }), response: { 200: verifyLinkResponseSchema } },
     },
     async (request) => registration.verifyLink(deps, request.params.token),
   );

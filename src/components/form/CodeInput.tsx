@@ -22,6 +22,8 @@ export function CodeInput(props: {
   onChange: (value: string) => void;
   error?: string;
   onPasteError: (message: string | undefined) => void;
+  /** The first box takes the focus on mount: the code is the one thing to enter (issue 20 item 11). */
+  autoFocus?: boolean;
 }) {
   const { t } = useTranslation();
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
@@ -62,6 +64,7 @@ export function CodeInput(props: {
               boxes.current[index] = element;
             }}
             value={digit}
+            autoFocus={props.autoFocus === true && index === 0}
             error={Boolean(props.error)}
             onPaste={onPaste}
             onKeyDown={onKeyDown(index)}

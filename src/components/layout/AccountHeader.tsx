@@ -1,19 +1,24 @@
+import AccountCircle from '@mui/icons-material/AccountCircle';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Toolbar from '@mui/material/Toolbar';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { CanAccess, useGetIdentity, useLogout } from '@refinedev/core';
 import { useId, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../contract/users.js';
 import { ADMIN_HOME_PATH, ADMIN_LOGIN_PATH, isAdminPath, LOGIN_PATH, PROFILE_PATH } from '../../routing/guard.js';
-import { splitLocale } from '../../routing/locale.js';
+import { LOCALES, splitLocale } from '../../routing/locale.js';
 import { USER_MENU } from '../../routing/menu.js';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
@@ -32,13 +37,26 @@ export function AccountHeader() {
   const menuId = useId();
   const adminArea = isAdminPath(splitLocale(location.pathname).path);
   const canOpenAdminArea = useCanOpenAdminArea();
+  const { language, switchTo } = useLocale();
+  // Issue 20 item 10: on a phone the view switch, the language and the email do not fit one row; they
+  // fold into the account menu behind one icon.
+  const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const close = () => setAnchor(null);
+  const openMenu = (event: { currentTarget: HTMLElement }) => setAnchor(event.currentTarget);
+  const menuButton = {
+    'aria-haspopup': 'menu' as const,
+    'aria-controls': anchor ? menuId : undefined,
+    'aria-expanded': anchor ? ('true' as const) : undefined,
+    'aria-label': t('menu.openUserMenu'),
+    onClick: openMenu,
+  };
 
   return (
     <AppBar position="sticky" color="default" elevation={1}>
       <Toolbar sx={{ gap: 2 }}>
         <MenuButton />
         <Box sx={{ flex: 1 }} />
-        {canOpenAdminArea && (
+        {canOpenAdminArea && !compact && (
           <ToggleButtonGroup
             size="small"
             exclusive
@@ -52,19 +70,39 @@ export function AccountHeader() {
             <ToggleButton value="admin">{t('header.viewAdmin')}</ToggleButton>
           </ToggleButtonGroup>
         )}
-        <LanguageSwitch />
-        <Button
-          color="inherit"
-          aria-haspopup="menu"
-          aria-controls={anchor ? menuId : undefined}
-          aria-expanded={anchor ? 'true' : undefined}
-          aria-label={t('menu.openUserMenu')}
-          onClick={(event) => setAnchor(event.currentTarget)}
-          sx={{ textTransform: 'none' }}
-        >
-          {user?.email ?? '…'}
-        </Button>
-        <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {!compact && <LanguageSwitch />}
+        {compact ? (
+          <IconButton color="inherit" {...menuButton}>
+            <AccountCircle />
+          </IconButton>
+        ) : (
+          <Button color="inherit" {...menuButton} sx={{ textTransform: 'none' }}>
+            {user?.email ?? '…'}
+          </Button>
+        )}
+        <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
+          {compact && [
+            <ListSubheader key="email" sx={{ lineHeight: 2.5 }}>
+              {user?.email ?? '…'}
+            </ListSubheader>,
+            ...(canOpenAdminArea
+              ? [
+                  <MenuItem key="view-user" selected={!adminArea} component={RouterLink} to={localize(PROFILE_PATH)} onClick={close}>
+                    {t('header.viewUser')}
+                  </MenuItem>,
+                  <MenuItem key="view-admin" selected={adminArea} component={RouterLink} to={localize(ADMIN_HOME_PATH)} onClick={close}>
+                    {t('header.viewAdmin')}
+                  </MenuItem>,
+                  <Divider key="view-divider" />,
+                ]
+              : []),
+            ...LOCALES.map((locale) => (
+              <MenuItem key={`language-${locale}`} selected={language === locale} component={RouterLink} to={switchTo(locale)} lang={locale} onClick={close}>
+                {t(`languages.${locale}`)}
+              </MenuItem>
+            )),
+            <Divider key="language-divider" />,
+          ]}
           {USER_MENU.map((entry) => (
             <CanAccess key={entry.key} resource={entry.resource} action="list">
               <MenuItem component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>

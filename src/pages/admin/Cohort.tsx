@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { RETENTION_DAYS } from '../../../contract/analytics.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -44,7 +45,12 @@ export default function CohortPage({ titleKey }: PageProps) {
       <ErrorAlert messageKey={cohorts.errorKey} />
       {filters && (response || cohorts.loading) && (
         <FigureCard title={title} testId="cohorts" csv={csv} loading={!response} stale={cohorts.stale}>
-          {response && <CohortHeatMap response={response} title={title} />}
+          {/* Issue 20 item 10: a wide table scrolls in its own box, the page stays as wide as the screen. */}
+          {response && (
+            <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
+              <CohortHeatMap response={response} title={title} />
+            </Box>
+          )}
         </FigureCard>
       )}
     </PageCard>

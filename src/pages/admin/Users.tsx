@@ -125,7 +125,8 @@ export default function UsersPage({ titleKey }: PageProps) {
         slotProps={{ htmlInput: { maxLength: SEARCH_MAX_LENGTH } }}
         sx={{ mb: 2, width: '100%', maxWidth: 420 }}
       />
-      <Box sx={{ height: 'max(420px, calc(100vh - 320px))' }}>
+      {/* Issue 20 item 10: the grid scrolls inside its own box; minWidth 0 lets the box shrink to a phone's width. */}
+      <Box sx={{ height: 'max(420px, calc(100vh - 320px))', width: '100%', minWidth: 0, overflowX: 'auto' }}>
         <DataGrid
           {...gridProps}
           columns={columns}

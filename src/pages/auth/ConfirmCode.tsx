@@ -23,7 +23,9 @@ export default function ConfirmCode() {
   const { localize } = useLocale();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const fromRegistration = (useLocation().state as { registration?: boolean } | null)?.registration === true;
+  // Kept from the first render: the step stays 'Step 3/3' after a wrong code (issue 20 item 11).
+  const location = useLocation();
+  const [fromRegistration] = useState(() => (location.state as { registration?: boolean } | null)?.registration === true);
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [pasteError, setPasteError] = useState<string | undefined>();
   const [resent, setResent] = useState(false);
@@ -73,6 +75,8 @@ export default function ConfirmCode() {
           onChange={(code) => form.setValue('code', code)}
           error={pasteError ?? form.errors.code}
           onPasteError={setPasteError}
+          // The address comes filled in from the registration: the code is the one thing left to enter.
+          autoFocus={form.values.email !== ''}
         />
         <Button type="submit" variant="contained" size="large">
           {t('pages.confirm.submit')}

@@ -1,13 +1,18 @@
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useCustom } from '@refinedev/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import type { PreloadResponse } from '../../../contract/billing.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { session } from '../../../providers/index.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { SocialButtons } from '../../components/SocialButtons.js';
 import { STORED_CHECKOUT_KEY, SUB_PAYMENT_PATH } from '../../routing/guard.js';
 import { RegistrationForm } from './RegistrationForm.js';
 import { SignInForm } from './SignInForm.js';
@@ -38,6 +43,18 @@ export default function ExternalCheckoutPage() {
   const tab = params.tab === 'login' ? 'login' : 'registration';
   const priceId = params.priceId ?? null;
   const signedIn = session.getToken() !== null;
+  const query = new URLSearchParams(search);
+  const discountId = query.get('discount') ?? undefined;
+  const discountCode = query.get('discountCode') ?? undefined;
+  // Issue 20 item 11: the visitor reads what they are about to buy and its price (the checkout's own
+  // preview, without tax: the country is not known yet), not just "subscription".
+  const { result: preview } = useCustom<PreloadResponse, DataError>({
+    url: `/${type}/preload`,
+    method: 'post',
+    config: { payload: { ...(discountId ? { discountId } : {}), ...(discountCode ? { discountCode } : {}) } },
+    queryOptions: { enabled: !signedIn },
+    errorNotification: false,
+  });
 
   useEffect(() => {
     if (signedIn) return;
@@ -49,16 +66,39 @@ export default function ExternalCheckoutPage() {
 
   const switchTo = (next: string) => navigate(localize(`/checkout/${type}/${next}${priceId ? `/${priceId}` : ''}${search}`), { replace: true });
   const product = t(type === 'perpetual' ? 'pages.externalCheckout.perpetual' : 'pages.externalCheckout.subscription');
+  const items = preview?.data?.details.lineItems ?? [];
+  const chosen = items.filter((item) => item.price.id === priceId);
+  const offers = (chosen.length > 0 ? chosen : items).map((item) =>
+    t('pages.externalCheckout.offer', { plan: item.price.name, price: item.formattedTotals.subtotal }),
+  );
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <Typography>{t('pages.externalCheckout.intro', { product })}</Typography>
+      <Typography data-testid="checkout-offer">
+        {offers.length > 0
+          ? t(chosen.length > 0 || offers.length === 1 ? 'pages.externalCheckout.introOffer' : 'pages.externalCheckout.introOffers', { product, offers: offers.join(t('pages.externalCheckout.or')) })
+          : t('pages.externalCheckout.intro', { product })}
+      </Typography>
       <Tabs value={tab} onChange={(_event, next: string) => void switchTo(next)} aria-label={t('pages.externalCheckout.tabs')}>
         <Tab value="login" label={t('pages.externalCheckout.loginTab')} />
         <Tab value="registration" label={t('pages.externalCheckout.registrationTab')} />
       </Tabs>
       {tab === 'login' ? (
-        <SignInForm admin={false} title={t('pages.externalCheckout.loginTitle')} submitLabel={t('pages.login.submit')} returnTo={SUB_PAYMENT_PATH} />
+        <SignInForm
+          admin={false}
+          title={t('pages.externalCheckout.loginTitle')}
+          submitLabel={t('pages.login.submit')}
+          returnTo={SUB_PAYMENT_PATH}
+          footer={
+            // As on the login page: a forgotten password and the social sign-ins, which come back here through /sub-payment.
+            <>
+              <SocialButtons />
+              <Link component={RouterLink} to={localize('/forgot-password')} sx={{ display: 'inline-block', mt: 3 }}>
+                {t('pages.login.forgotPassword')}
+              </Link>
+            </>
+          }
+        />
       ) : (
         <PageCard title={t('pages.externalCheckout.registrationTitle')}>
           <RegistrationForm

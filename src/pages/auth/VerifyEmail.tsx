@@ -1,14 +1,20 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useState } from 'react';
+import TextField from '@mui/material/TextField';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { isValidEmail } from '../../../contract/email.js';
 import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+
+/** A link that can no longer verify (made up, cut short, or too old): the page offers a new one. */
+const RESENDABLE = new Set(['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED']);
 
 /** `/users/validate/{token}`: the link from the verification mail (spec section 2). */
 export default function VerifyEmail() {
@@ -39,9 +45,72 @@ export default function VerifyEmail() {
         </Alert>
       )}
       {!signIn && <ErrorAlert messageKey={outcome} />}
-      <Button component={RouterLink} to={localize(signIn ? '/login' : '/users/confirm')} variant="contained">
-        {signIn ? t('pages.login.submit') : t('pages.verifyEmail.enterCode')}
-      </Button>
+      {RESENDABLE.has(outcome) ? (
+        <ResendVerification />
+      ) : (
+        <Button component={RouterLink} to={localize(signIn ? '/login' : '/users/confirm')} variant="contained">
+          {signIn ? t('pages.login.submit') : t('pages.verifyEmail.enterCode')}
+        </Button>
+      )}
     </PageCard>
+  );
+}
+
+/**
+ * The link names no address we could trust, so the user gives theirs; the answer is the same for every
+ * address (no enumeration), and the new mail carries a code, entered on /users/confirm.
+ */
+function ResendVerification() {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const [email, setEmail] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [errorKey, setErrorKey] = useState<string | null>(null);
+
+  const resend = async (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    setInvalid(!isValidEmail(address));
+    if (!isValidEmail(address)) return;
+    setErrorKey(null);
+    try {
+      await accountApi.resendVerification(address);
+      setSent(true);
+    } catch (error) {
+      setErrorKey(messageKeyOf(error));
+    }
+  };
+
+  if (sent) {
+    return (
+      <>
+        <Alert severity="info" role="status" sx={{ mb: 2 }}>
+          {t('pages.verifyEmail.resent')}
+        </Alert>
+        <Button component={RouterLink} to={localize(`/users/confirm?email=${encodeURIComponent(email.trim())}`)} variant="contained">
+          {t('pages.verifyEmail.enterCode')}
+        </Button>
+      </>
+    );
+  }
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void resend(event)} sx={{ display: 'grid', gap: 2 }}>
+      <ErrorAlert messageKey={errorKey} />
+      <TextField
+        id="resend-email"
+        type="email"
+        label={t('pages.login.email')}
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={invalid}
+        helperText={invalid ? t('validation.invalidEmail') : undefined}
+      />
+      <Button type="submit" variant="contained">
+        {t('pages.verifyEmail.resend')}
+      </Button>
+    </Box>
   );
 }

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
+import { useInvalidate } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+import { ChangeEmail } from './ChangeEmail.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -23,6 +25,7 @@ const resolver = zodResolver(profileFormSchema);
 export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
   const { t, i18n } = useTranslation();
   const [allCountries, setAllCountries] = useState(false);
+  const invalidate = useInvalidate();
   const {
     refineCore: { query, onFinish, formLoading },
     register,
@@ -75,75 +78,87 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
     await onFinish(changes as unknown as ProfileFormValues).catch(() => undefined);
   });
 
+  // A changed sign-in email: the session's user takes the answer, and this form reads the user again.
+  const onEmailChanged = (changed: Me) => {
+    onSaved(changed);
+    void invalidate({ resource: 'users', id: 'me', invalidates: ['detail'] });
+  };
+
   return (
-    <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
-      <TextField
-        id="profile-email"
-        label={t('pages.profile.email')}
-        value={user.email}
-        slotProps={{ input: { readOnly: true } }}
-        helperText={t('pages.profile.emailHelp')}
-      />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      {/* Outside the form: the address changes through its own dialog, never with "Save changes". */}
+      <Box sx={{ display: 'grid', gap: 1 }}>
         <TextField
-          id="profile-first-name"
-          label={t('pages.profile.firstName')}
-          required
-          autoComplete="given-name"
-          {...register('firstName')}
-          error={Boolean(errors.firstName)}
-          helperText={message('firstName')}
+          id="profile-email"
+          label={t('pages.profile.email')}
+          value={user.email}
+          slotProps={{ input: { readOnly: true } }}
+          helperText={t('pages.profile.emailHelp')}
         />
-        <TextField
-          id="profile-last-name"
-          label={t('pages.profile.lastName')}
-          required
-          autoComplete="family-name"
-          {...register('lastName')}
-          error={Boolean(errors.lastName)}
-          helperText={message('lastName')}
-        />
+        <ChangeEmail email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} />
       </Box>
-      <TextField
-        id="profile-phone"
-        label={t('pages.profile.phone')}
-        type="tel"
-        autoComplete="tel"
-        {...register('phone')}
-        error={Boolean(errors.phone)}
-        helperText={message('phone') ?? t('validation.phoneInvalid')}
-      />
-      <TextField
-        id="profile-country"
-        label={t('pages.profile.country')}
-        select
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        autoComplete="country"
-        {...register('country')}
-        // Controlled: the chosen option may appear only in the render after the value is set.
-        value={country}
-        onFocus={() => setAllCountries(true)}
-        onMouseDown={() => setAllCountries(true)}
-        error={Boolean(errors.country)}
-        helperText={message('country')}
-      >
-        <option value="">{t('pages.profile.noCountry')}</option>
-        {countries}
-      </TextField>
-      <TextField
-        id="profile-language"
-        label={t('pages.profile.language')}
-        select
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        {...register('language')}
-      >
-        <option value="en">{t('languages.en')}</option>
-        <option value="de">{t('languages.de')}</option>
-      </TextField>
-      <Box>
-        <Button type="submit" variant="contained" disabled={formLoading}>
-          {t('pages.profile.save')}
-        </Button>
+      <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+          <TextField
+            id="profile-first-name"
+            label={t('pages.profile.firstName')}
+            required
+            autoComplete="given-name"
+            {...register('firstName')}
+            error={Boolean(errors.firstName)}
+            helperText={message('firstName')}
+          />
+          <TextField
+            id="profile-last-name"
+            label={t('pages.profile.lastName')}
+            required
+            autoComplete="family-name"
+            {...register('lastName')}
+            error={Boolean(errors.lastName)}
+            helperText={message('lastName')}
+          />
+        </Box>
+        <TextField
+          id="profile-phone"
+          label={t('pages.profile.phone')}
+          type="tel"
+          autoComplete="tel"
+          {...register('phone')}
+          error={Boolean(errors.phone)}
+          helperText={message('phone') ?? t('validation.phoneInvalid')}
+        />
+        <TextField
+          id="profile-country"
+          label={t('pages.profile.country')}
+          select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          autoComplete="country"
+          {...register('country')}
+          // Controlled: the chosen option may appear only in the render after the value is set.
+          value={country}
+          onFocus={() => setAllCountries(true)}
+          onMouseDown={() => setAllCountries(true)}
+          error={Boolean(errors.country)}
+          helperText={message('country')}
+        >
+          <option value="">{t('pages.profile.noCountry')}</option>
+          {countries}
+        </TextField>
+        <TextField
+          id="profile-language"
+          label={t('pages.profile.language')}
+          select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          {...register('language')}
+        >
+          <option value="en">{t('languages.en')}</option>
+          <option value="de">{t('languages.de')}</option>
+        </TextField>
+        <Box>
+          <Button type="submit" variant="contained" disabled={formLoading}>
+            {t('pages.profile.save')}
+          </Button>
+        </Box>
       </Box>
     </Box>
   );

@@ -1,0 +1,97 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
+import { createVerifiedUser, launchBrowser, newContext, shown, url } from './browser.js';
+
+/**
+ * Issue 20 item 10: no page is wider than a 390 px phone screen. Every route of the route table, as the
+ * visitor, user or admin it is for, in en and de; tables scroll inside their own box. The admin top bar
+ * folds its view switch, language and email into the account menu.
+ */
+const PHONE = { width: 390, height: 844 };
+
+let browser: Browser;
+const tokens: { user: string; admin: string } = { user: '', admin: '' };
+
+async function accessToken(email: string, password: string, admin: boolean): Promise<string> {
+  const response = await fetch(url(admin ? '/api/auth/admin-login' : '/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const user = await createVerifiedUser();
+  tokens.user = await accessToken(user.email, user.password, false);
+  tokens.admin = await accessToken(inject('adminEmail'), inject('adminPassword'), true);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function concrete(path: string): string {
+  return `/${path}`
+    .replace(':type', 'subscription')
+    .replace(':tab', 'login')
+    .replace(':priceId?', 'pri_monthly')
+    .replace(':token', 'sample-token')
+    .replace('*', 'no-such-page');
+}
+
+function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {
+  if (route.access === 'admin') return 'admin';
+  if (route.access === 'user') return 'user';
+  return 'visitor';
+}
+
+async function phonePage(kind: 'visitor' | 'user' | 'admin'): Promise<Page> {
+  const context = await newContext(browser, { locale: 'en-US', viewport: PHONE, isMobile: true, hasTouch: true });
+  if (kind !== 'visitor') await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
+  // The live event stream stays open by design; nothing here needs it.
+  await context.route('**/api/events', (route) => route.abort());
+  return context.newPage();
+}
+
+/** The page's width once drawn: its heading shown and nothing still loading. */
+async function widthOf(page: Page, address: string): Promise<number> {
+  await page.goto(url(address));
+  await expect.poll(() => page.locator('h1').first().isVisible(), { message: `${address} showed no heading`, timeout: 20_000 }).toBe(true);
+  await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading`, timeout: 20_000 }).toBe(0);
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+for (const prefix of ['/en', '/de']) {
+  describe(`every route fits a 390 px phone (${prefix})`, () => {
+    for (const kind of ['visitor', 'user', 'admin'] as const) {
+      it(`${kind} pages are at most 390 px wide`, async () => {
+        const page = await phonePage(kind);
+        const wide: string[] = [];
+        for (const route of ROUTES.filter((entry) => sessionFor(entry) === kind)) {
+          const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
+          const width = await widthOf(page, address);
+          if (width > PHONE.width) wide.push(`${address}: ${width} px`);
+        }
+        expect(wide, wide.join('\n')).toEqual([]);
+      }, 240_000);
+    }
+  });
+}
+
+describe('the admin top bar on a phone', () => {
+  it('folds the view switch, language and email into the account menu', async () => {
+    const page = await phonePage('admin');
+    await page.goto(url('/de/admin/users'));
+    await shown(page.locator('h1'));
+    await expect(page.getByRole('group', { name: /Ansicht|view/i }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: /Kontomenü|account menu/i }).click();
+    const menu = page.getByRole('menu');
+    await shown(menu);
+    await shown(menu.getByText(inject('adminEmail')));
+    await shown(menu.getByRole('menuitem', { name: 'English' }));
+    await menu.getByRole('menuitem', { name: 'English' }).click();
+    await page.waitForURL((address) => address.pathname.startsWith('/en/admin/users'));
+  }, 60_000);
+});
