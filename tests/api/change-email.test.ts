@@ -68,8 +68,10 @@ describeEachDatabase(
       // Sign-in goes by the new address, no longer the old one.
       expect((await call(server(), 'POST', '/api/auth/login', undefined, { payload: { email: user.email, password: user.password } })).statusCode).toBe(401);
       expect((await call(server(), 'POST', '/api/auth/login', undefined, { payload: { email, password: user.password } })).statusCode).toBe(200);
-      // The code worked once.
+      // The code worked once, and the account's timeline has the change once.
       expect((await confirm(server(), user.token, code)).json().messageKey).toBe('INVALID_VERIFICATION_CODE');
+      const timeline = await server().db.kysely.selectFrom('activity_log').select(['kind', 'details']).where('user_id', '=', user.id).where('kind', '=', 'email.changed').execute();
+      expect(timeline.map((entry) => JSON.parse(entry.details))).toEqual([{ from: user.email, to: email }]);
     });
 
     it('the Paddle customer email follows the sign-in email, but not a billing email of its own', async () => {

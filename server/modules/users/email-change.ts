@@ -15,6 +15,7 @@ import { queueMail } from '../mail/jobs.js';
 import { appLink, renderMail } from '../mail/templates.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import { meOf } from './service.js';
+import { recordActivity } from '../activity/log.js';
 import { checkCode, type EmailChangesRepo } from './verifications.js';
 
 /** How long the code mailed to the new address works. */
@@ -112,6 +113,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, user: UserWithRo
       });
       await queueMail(trx, now, user.email, notice);
       await enqueue(trx, now, { kind: BILLING_EMAIL_FOLLOWS_JOB, payload: { userId: user.id, from: user.email, to: pending.new_email } });
+      await recordActivity(trx, { userId: user.id, kind: 'email.changed', details: { from: user.email, to: pending.new_email }, at: now });
     });
   } catch (error) {
     if (error instanceof AppError) throw error;

@@ -26,27 +26,33 @@ const EMAIL_ERRORS = new Set(['EMAIL_UNCHANGED', 'VALIDATION_FAILED']);
  * (none for an account that signs in only with Google or Facebook) send a code to the new address; the
  * code makes it the sign-in email. The user stays signed in; the answer carries the changed user.
  */
-export function ChangeEmail({ email, hasPassword, onChanged }: { email: string; hasPassword: boolean; onChanged: (user: Me) => void }) {
+/**
+ * The change-email dialog (issue 20): the new address and the current password, then the code sent there.
+ * Loaded only when the profile's "Change email" button opens it (src/pages/account/profile/DetailsForm.tsx).
+ */
+export default function ChangeEmailDialog({
+  email,
+  hasPassword,
+  onChanged,
+  onClose,
+}: {
+  email: string;
+  hasPassword: boolean;
+  onChanged: (user: Me) => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const titleId = useId();
   const { open: notify } = useNotification();
   const { mutateAsync: ask, mutation: asking } = useCustomMutation<EmailChangeResponse, DataError>();
   const { mutateAsync: confirm, mutation: confirming } = useCustomMutation<Me, DataError>();
-  const [open, setOpen] = useState(false);
   const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string; code?: string; form?: string }>({});
 
-  const close = () => {
-    setOpen(false);
-    setSentTo(null);
-    setNewEmail('');
-    setPassword('');
-    setCode('');
-    setErrors({});
-  };
+  const close = onClose;
 
   const request = async (event: FormEvent) => {
     event.preventDefault();
@@ -90,11 +96,7 @@ export function ChangeEmail({ email, hasPassword, onChanged }: { email: string; 
   };
 
   return (
-    <>
-      <Button variant="outlined" onClick={() => setOpen(true)} sx={{ justifySelf: 'start' }}>
-        {t('pages.profile.changeEmail.open')}
-      </Button>
-      <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="xs">
+    <Dialog open onClose={close} aria-labelledby={titleId} fullWidth maxWidth="xs">
         <DialogTitle id={titleId}>{t('pages.profile.changeEmail.title')}</DialogTitle>
         {sentTo === null ? (
           <Box component="form" noValidate onSubmit={(event) => void request(event)}>
@@ -152,7 +154,6 @@ export function ChangeEmail({ email, hasPassword, onChanged }: { email: string; 
             </DialogActions>
           </Box>
         )}
-      </Dialog>
-    </>
+    </Dialog>
   );
 }

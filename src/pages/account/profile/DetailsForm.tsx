@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useInvalidate } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../../../contract/account.js';
 import { profileFormSchema, type ProfileFormValues } from '../../../../contract/forms.js';
@@ -12,7 +12,6 @@ import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
-import { ChangeEmail } from './ChangeEmail.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -22,7 +21,11 @@ const resolver = zodResolver(profileFormSchema);
  * Personal details: Refine's form over the resource `users`, id `me` (`GET/PATCH /users/me`), validated
  * by the contract's profile schema; saved is a notification, a refusal is shown under its field.
  */
+/** The change-email dialog, downloaded when it is opened (most visits to the profile never open it). */
+const ChangeEmailDialog = lazy(() => import('./ChangeEmail.js'));
+
 export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
+  const [changingEmail, setChangingEmail] = useState(false);
   const { t, i18n } = useTranslation();
   const [allCountries, setAllCountries] = useState(false);
   const invalidate = useInvalidate();
@@ -95,7 +98,14 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
           slotProps={{ input: { readOnly: true } }}
           helperText={t('pages.profile.emailHelp')}
         />
-        <ChangeEmail email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} />
+        <Button variant="outlined" onClick={() => setChangingEmail(true)} sx={{ justifySelf: 'start' }}>
+          {t('pages.profile.changeEmail.open')}
+        </Button>
+        {changingEmail && (
+          <Suspense fallback={null}>
+            <ChangeEmailDialog email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} onClose={() => setChangingEmail(false)} />
+          </Suspense>
+        )}
       </Box>
       <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
