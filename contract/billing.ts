@@ -81,6 +81,7 @@ export const preloadRequestSchema = z
     countryCode: z.string().length(2).optional(),
   })
   .strict();
+export type PreloadRequest = z.infer<typeof preloadRequestSchema>;
 
 const totals = z.object({ subtotal: z.number().int(), discount: z.number().int(), tax: z.number().int(), total: z.number().int() });
 const formattedTotals = z.object({ subtotal: z.string(), discount: z.string(), tax: z.string(), total: z.string() });
@@ -104,7 +105,8 @@ export const preloadResponseSchema = z.object({
   details: z.object({
     lineItems: z.array(
       z.object({
-        price: z.object({ id: z.string(), name: z.string() }),
+        /** `i18n`: the plan's (or product's) name and description in en and de, from the catalogue. */
+        price: z.object({ id: z.string(), name: z.string(), i18n: catalogueTextSchema }),
         totals,
         formattedTotals,
         taxRate: z.string(),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PerpetualLicence } from '../contract/billing.js';
+import type { PerpetualLicence, PreloadRequest, PreloadResponse } from '../contract/billing.js';
 import type { Subscription } from '../contract/subscription.js';
 import type { checkResetTokenResponseSchema, SessionView } from '../contract/account.js';
 import type { CallbackRequest as SocialCallback, SocialProvider } from '../contract/oauth.js';
@@ -31,6 +31,9 @@ export function createAccountApi(http: HttpClient) {
         noAuth: true,
         body: { passwordToken, newPassword },
       }),
+    /** `POST /{subscription|perpetual}/preload` for a visitor: what the checkout they came for sells, and at what price. */
+    previewCheckout: (type: 'subscription' | 'perpetual', body: PreloadRequest) =>
+      http<PreloadResponse>(`/${type}/preload`, { method: 'POST', noAuth: true, body }),
     verifyEmailLink: (token: string) => http<{ verified: true }>(`/users/validate/${segment(token)}`, { noAuth: true }),
     /** Signed in: whether `oldPassword` is the current password (`POST /users/checkOldPassword`). */
     checkOldPassword: (oldPassword: string) =>

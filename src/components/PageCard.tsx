@@ -8,7 +8,8 @@ export function PageCard({ title, children, testId, wide = false }: { title: str
   useDocumentTitle(title);
   return (
     <Paper component="section" sx={{ p: { xs: 3, sm: 4 }, maxWidth: wide ? 'none' : 720 }} aria-labelledby="page-title" data-testid={testId}>
-      <Typography id="page-title" variant="h4" component="h1" gutterBottom>
+      {/* A long German word (Nutzungsbedingungen) breaks rather than widen a phone's page. */}
+      <Typography id="page-title" variant="h4" component="h1" gutterBottom sx={{ overflowWrap: 'anywhere', hyphens: 'auto' }}>
         {title}
       </Typography>
       {children}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { apiLogin, createVerifiedUser, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
 
 /**
@@ -83,7 +84,7 @@ describe('a truncated verification link in Chromium', () => {
           : { invalid: 'Dieser Bestätigungslink ist ungültig.', email: 'E-Mail', resend: 'Neue Bestätigungs-E-Mail senden', sent: 'ist eine neue E-Mail mit Code und Link unterwegs' };
       await shown(page.getByText(texts.invalid, { exact: false }));
       await expect(page.getByText('Some fields are missing or invalid.').count()).resolves.toBe(0);
-      await page.getByLabel(texts.email, { exact: false }).fill(email);
+      await page.getByRole('textbox', { name: texts.email, exact: false }).fill(email);
       await page.getByRole('button', { name: texts.resend }).click();
       await shown(page.getByRole('status').getByText(texts.sent, { exact: false }));
       await expect.poll(async () => (await outbox(email)).length).toBe(2);
@@ -110,15 +111,15 @@ describe('polish in Chromium', () => {
 
   it('the visitor checkout names the plan and price; its sign-in tab offers forgot-password and social sign-in (en, de at 390 px)', async () => {
     const { page } = await newPage(browser);
-    await page.goto(url('/en/checkout/subscription/login/pri_monthly'));
+    await page.goto(url(`/en/checkout/subscription/login/${PRICE_IDS.monthly}`));
     await expect.poll(() => page.getByTestId('checkout-offer').textContent()).toMatch(/check out Monthly at \$19\.99/);
     await shown(page.getByRole('link', { name: 'Forgot password?' }));
     await shown(page.getByRole('button', { name: 'Continue with Google' }));
 
     const phone = await newContext(browser, { locale: 'de-DE', viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
-    await small.goto(url('/de/checkout/subscription/login/pri_yearly'));
-    await expect.poll(() => small.getByTestId('checkout-offer').textContent()).toMatch(/Yearly für 199,90/);
+    await small.goto(url(`/de/checkout/subscription/login/${PRICE_IDS.yearly}`));
+    await expect.poll(() => small.getByTestId('checkout-offer').textContent()).toMatch(/Jährlich für 199,90/);
     await shown(small.getByRole('button', { name: 'Weiter mit Google' }));
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 60_000);

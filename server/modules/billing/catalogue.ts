@@ -287,7 +287,7 @@ export class Catalogue {
         lineItems: preview.details.lineItems.map((line) => {
           const applied = line.discounts[0]?.discount;
           return {
-            price: { id: line.price.id, name: line.price.name ?? line.price.description },
+            price: { id: line.price.id, name: line.price.name ?? line.price.description, i18n: catalogueText(line.product, line.price) },
             totals: {
               subtotal: minor(line.totals.subtotal),
               discount: minor(line.totals.discount),

@@ -45,9 +45,11 @@ export default function CohortPage({ titleKey }: PageProps) {
       <ErrorAlert messageKey={cohorts.errorKey} />
       {filters && (response || cohorts.loading) && (
         <FigureCard title={title} testId="cohorts" csv={csv} loading={!response} stale={cohorts.stale}>
-          {/* Issue 20 item 10: a wide table scrolls in its own box, the page stays as wide as the screen. */}
+          {/* Issue 20 item 10: a wide table scrolls in its own box, the page stays as wide as the screen. The box
+              is the containing block of the cells' visually hidden texts (absolutely placed), so they scroll with
+              the table instead of widening the page. */}
           {response && (
-            <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
+            <Box sx={{ overflowX: 'auto', maxWidth: '100%', position: 'relative' }}>
               <CohortHeatMap response={response} title={title} />
             </Box>
           )}

@@ -3,16 +3,16 @@ import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useCustom } from '@refinedev/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import type { PreloadResponse } from '../../../contract/billing.js';
-import type { DataError } from '../../../providers/dataProvider.js';
-import { session } from '../../../providers/index.js';
+import { accountApi, session } from '../../../providers/index.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { SocialButtons } from '../../components/SocialButtons.js';
+import { catalogueText } from '../../billing/catalogueText.js';
+import { formatPrice } from '../../format/index.js';
 import { STORED_CHECKOUT_KEY, SUB_PAYMENT_PATH } from '../../routing/guard.js';
 import { RegistrationForm } from './RegistrationForm.js';
 import { SignInForm } from './SignInForm.js';
@@ -33,7 +33,7 @@ export interface StoredCheckout {
  * payment client loads only once the buyer is signed in.
  */
 export default function ExternalCheckoutPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { localize } = useLocale();
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -47,14 +47,20 @@ export default function ExternalCheckoutPage() {
   const discountId = query.get('discount') ?? undefined;
   const discountCode = query.get('discountCode') ?? undefined;
   // Issue 20 item 11: the visitor reads what they are about to buy and its price (the checkout's own
-  // preview, without tax: the country is not known yet), not just "subscription".
-  const { result: preview } = useCustom<PreloadResponse, DataError>({
-    url: `/${type}/preload`,
-    method: 'post',
-    config: { payload: { ...(discountId ? { discountId } : {}), ...(discountCode ? { discountCode } : {}) } },
-    queryOptions: { enabled: !signedIn },
-    errorNotification: false,
-  });
+  // preview, without tax: the country is not known yet), not just "subscription". Public pages do not load
+  // Refine, so this asks the account client; without an answer the page says what it said before.
+  const [preview, setPreview] = useState<PreloadResponse | null>(null);
+  useEffect(() => {
+    if (signedIn) return;
+    let cancelled = false;
+    accountApi.previewCheckout(type, { ...(discountId ? { discountId } : {}), ...(discountCode ? { discountCode } : {}) }).then(
+      (answer) => !cancelled && setPreview(answer),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [signedIn, type, discountId, discountCode]);
 
   useEffect(() => {
     if (signedIn) return;
@@ -66,11 +72,16 @@ export default function ExternalCheckoutPage() {
 
   const switchTo = (next: string) => navigate(localize(`/checkout/${type}/${next}${priceId ? `/${priceId}` : ''}${search}`), { replace: true });
   const product = t(type === 'perpetual' ? 'pages.externalCheckout.perpetual' : 'pages.externalCheckout.subscription');
-  const items = preview?.data?.details.lineItems ?? [];
+  const items = preview?.details.lineItems ?? [];
   const chosen = items.filter((item) => item.price.id === priceId);
-  const offers = (chosen.length > 0 ? chosen : items).map((item) =>
-    t('pages.externalCheckout.offer', { plan: item.price.name, price: item.formattedTotals.subtotal }),
-  );
+  const offers = preview
+    ? (chosen.length > 0 ? chosen : items).map((item) =>
+        t('pages.externalCheckout.offer', {
+          plan: catalogueText(item.price.i18n, i18n.language).name,
+          price: formatPrice(item.totals.subtotal, preview.currencyCode, i18n.language),
+        }),
+      )
+    : [];
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
