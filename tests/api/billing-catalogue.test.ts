@@ -98,7 +98,14 @@ describeEachDatabase(
       const plain = await call(server(), 'POST', '/api/subscription/preload', { countryCode: 'DE' });
       expect(plain.statusCode, plain.body).toBe(200);
       const monthly = plain.json().details.lineItems[0];
-      expect(monthly.price).toEqual({ id: PRICE_IDS.monthly, name: 'Monthly' });
+      expect(monthly.price).toEqual({
+        id: PRICE_IDS.monthly,
+        name: 'Monthly',
+        i18n: {
+          en: { name: 'Monthly', description: 'Every release while subscribed, on two devices at once.' },
+          de: { name: 'Monatlich', description: 'Jede Version, solange du abonniert bist, auf zwei Geräten gleichzeitig.' },
+        },
+      });
       // 19.99 USD plus 19% German VAT, rounded to the cent.
       expect(monthly.totals).toEqual({ subtotal: 1999, discount: 0, tax: 380, total: 2379 });
       expect(monthly.formattedTotals.total).toBe('$23.79');

@@ -54,7 +54,7 @@ const TEXTS = {
     expired: 'This discount code has expired.',
     notHumble: 'This is not a Humble Bundle code.',
     scriptFailed: 'The payment form could not be loaded. Check your connection and reload the page.',
-    licence: 'Your licence for Shapelab 2025 perpetual licence is ready.',
+    licence: 'Your Shapelab 2025 perpetual licence is ready.',
     download: /^Download invoice SBX-/,
   },
   de: {
@@ -93,7 +93,7 @@ const TEXTS = {
     expired: 'Dieser Rabattcode ist abgelaufen.',
     notHumble: 'Das ist kein Humble-Bundle-Code.',
     scriptFailed: 'Das Zahlungsformular konnte nicht geladen werden. Prüfe deine Verbindung und lade die Seite neu.',
-    licence: 'Deine Lizenz für Shapelab 2025 Dauerlizenz ist bereit.',
+    licence: 'Shapelab 2025 Dauerlizenz ist bereit.',
     download: /^Rechnung SBX-.* herunterladen$/,
   },
 } as const;
