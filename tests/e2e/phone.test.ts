@@ -58,8 +58,8 @@ async function phonePage(kind: 'visitor' | 'user' | 'admin'): Promise<Page> {
 /** The page's width once drawn: its heading shown and nothing still loading. */
 async function widthOf(page: Page, address: string): Promise<number> {
   await page.goto(url(address));
-  await expect.poll(() => page.locator('h1').first().isVisible(), { message: `${address} showed no heading`, timeout: 20_000 }).toBe(true);
-  await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading`, timeout: 20_000 }).toBe(0);
+  await expect.poll(() => page.locator('h1').first().isVisible(), { message: `${address} showed no heading`, timeout: 45_000 }).toBe(true);
+  await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading`, timeout: 45_000 }).toBe(0);
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
