@@ -1,46 +1,26 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, newPage, seriousViolations, shown, url } from './browser.js';
+import { addressOf, visitorOf, walkTokens } from './route-walk.js';
+import { launchBrowser, newPage, seriousViolations, shown, url } from './browser.js';
 
 /**
  * Every route of the route table, in en and de, scanned with axe-core (WCAG 2.1 A and AA): no serious or
  * critical violation. Public pages as a visitor, account pages as a user, admin pages as an admin.
  */
 let browser: Browser;
-const tokens: { user: string; admin: string } = { user: '', admin: '' };
-
-async function accessToken(email: string, password: string, admin: boolean): Promise<string> {
-  const response = await fetch(url(admin ? '/api/auth/admin-login' : '/api/auth/login'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+let tokens: { user: string; admin: string } = { user: '', admin: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const user = await createVerifiedUser();
-  tokens.user = await accessToken(user.email, user.password, false);
-  tokens.admin = await accessToken(inject('adminEmail'), inject('adminPassword'), true);
+  tokens = await walkTokens();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-/** A concrete address for a route pattern. */
-function concrete(path: string): string {
-  return `/${path}`
-    .replace(':type', 'subscription')
-    .replace(':tab', 'login')
-    .replace(':priceId?', 'pri_monthly')
-    .replace(':token', 'sample-token')
-    .replace('*', 'no-such-page');
-}
-
 async function visit(page: Page, route: RouteEntry, prefix: string) {
-  const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
+  const address = addressOf(route, prefix);
   await page.goto(url(address));
   // Named in the failure: one test walks every route of its kind. The waits are generous: in the full suite
   // this walk runs beside the other browser files on two cores (a clean-clone run took 180 s for the user
@@ -70,16 +50,10 @@ async function settledViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
-function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {
-  if (route.access === 'admin') return 'admin';
-  if (route.access === 'user') return 'user';
-  return 'visitor';
-}
-
 for (const prefix of ['/en', '/de']) {
   describe(`accessibility of every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
-      const routes = ROUTES.filter((route) => sessionFor(route) === kind);
+      const routes = ROUTES.filter((route) => visitorOf(route) === kind);
       it(`${kind} pages have no serious or critical axe violations`, async () => {
         const { context, page } = await newPage(browser);
         if (kind !== 'visitor') {
@@ -90,7 +64,7 @@ for (const prefix of ['/en', '/de']) {
         const found: string[] = [];
         for (const route of routes) {
           await visit(page, route, prefix);
-          for (const violation of await settledViolations(page)) found.push(`${prefix}${concrete(route.path)}: ${violation}`);
+          for (const violation of await settledViolations(page)) found.push(`${addressOf(route, prefix)}: ${violation}`);
         }
         await context.close();
         expect(found, found.join('\n')).toEqual([]);

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, newContext, shown, url } from './browser.js';
+import { ROUTES } from '../../src/routing/routes.js';
+import { addressOf, visitorOf, walkTokens } from './route-walk.js';
+import { launchBrowser, newContext, shown, url } from './browser.js';
 
 /**
  * Issue 20 item 10: no page is wider than a 390 px phone screen. Every route of the route table, as the
@@ -11,41 +12,15 @@ import { createVerifiedUser, launchBrowser, newContext, shown, url } from './bro
 const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
-const tokens: { user: string; admin: string } = { user: '', admin: '' };
-
-async function accessToken(email: string, password: string, admin: boolean): Promise<string> {
-  const response = await fetch(url(admin ? '/api/auth/admin-login' : '/api/auth/login'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+let tokens: { user: string; admin: string } = { user: '', admin: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const user = await createVerifiedUser();
-  tokens.user = await accessToken(user.email, user.password, false);
-  tokens.admin = await accessToken(inject('adminEmail'), inject('adminPassword'), true);
+  tokens = await walkTokens();
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-function concrete(path: string): string {
-  return `/${path}`
-    .replace(':type', 'subscription')
-    .replace(':tab', 'login')
-    .replace(':priceId?', 'pri_monthly')
-    .replace(':token', 'sample-token')
-    .replace('*', 'no-such-page');
-}
-
-function sessionFor(route: RouteEntry): 'visitor' | 'user' | 'admin' {
-  if (route.access === 'admin') return 'admin';
-  if (route.access === 'user') return 'user';
-  return 'visitor';
-}
 
 async function phonePage(kind: 'visitor' | 'user' | 'admin'): Promise<Page> {
   const context = await newContext(browser, { locale: 'en-US', viewport: PHONE, isMobile: true, hasTouch: true });
@@ -69,8 +44,8 @@ for (const prefix of ['/en', '/de']) {
       it(`${kind} pages are at most 390 px wide`, async () => {
         const page = await phonePage(kind);
         const wide: string[] = [];
-        for (const route of ROUTES.filter((entry) => sessionFor(entry) === kind)) {
-          const address = `${prefix}${concrete(route.path)}`.replace(/\/$/, '') || '/';
+        for (const route of ROUTES.filter((entry) => visitorOf(entry) === kind)) {
+          const address = addressOf(route, prefix);
           const width = await widthOf(page, address);
           if (width > PHONE.width) wide.push(`${address}: ${width} px`);
         }

@@ -1,0 +1,44 @@
+import { inject } from 'vitest';
+import type { RouteEntry } from '../../src/routing/routes.js';
+import { createVerifiedUser, url } from './browser.js';
+
+/**
+ * What the walks over every route of the route table share (the accessibility walk and the 390 px walk):
+ * who visits a route, a concrete address for its pattern, and the tokens of a user and the admin.
+ */
+export type Visitor = 'visitor' | 'user' | 'admin';
+
+export function visitorOf(route: RouteEntry): Visitor {
+  if (route.access === 'admin') return 'admin';
+  if (route.access === 'user') return 'user';
+  return 'visitor';
+}
+
+/** The address of a route pattern under a locale prefix ('/en', '/de'). */
+export function addressOf(route: RouteEntry, prefix: string): string {
+  const path = `/${route.path}`
+    .replace(':type', 'subscription')
+    .replace(':tab', 'login')
+    .replace(':priceId?', 'pri_monthly')
+    .replace(':token', 'sample-token')
+    .replace('*', 'no-such-page');
+  return `${prefix}${path}`.replace(/\/$/, '') || '/';
+}
+
+async function accessToken(email: string, password: string, admin: boolean): Promise<string> {
+  const response = await fetch(url(admin ? '/api/auth/admin-login' : '/api/auth/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** The access tokens a walk signs in with: a fresh verified user's and the seeded admin's. */
+export async function walkTokens(): Promise<{ user: string; admin: string }> {
+  const user = await createVerifiedUser();
+  return {
+    user: await accessToken(user.email, user.password, false),
+    admin: await accessToken(inject('adminEmail'), inject('adminPassword'), true),
+  };
+}
