@@ -15,15 +15,36 @@ export interface PortalProcess {
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out by this process: two callers in one process never get the same one.
+ */
+const handedOut = new Set<number>();
+
+/** Listens on the port for a moment: free now (nobody listens there), or not. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free port for a server this process starts a moment later. Chosen below Linux's ephemeral range
+ * (32768 and up, where `listen(0)` and every outgoing connection take their local ports): a port from
+ * that range can be taken by an unrelated outgoing connection between the probe and the server's listen
+ * (CI saw EADDRINUSE this way when three instances started at once).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port between 20000 and 32000');
 }
 
 /**

@@ -90,9 +90,12 @@ export async function signIn(page: Page, path: string, email: string, password: 
   await page.getByRole('button', { name: submit }).click();
 }
 
-/** Waits (up to 10 s) until the element is visible; fails the test otherwise. */
+/**
+ * Waits (up to 20 s) until the element is visible; fails the test otherwise. Generous: the full suite
+ * runs three browser files beside each other on two cores, and a page's first heading took over 10 s there.
+ */
 export async function shown(locator: Locator): Promise<void> {
-  await locator.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await locator.first().waitFor({ state: 'visible', timeout: 20_000 });
 }
 
 /** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */

@@ -1,10 +1,12 @@
-import { inject } from 'vitest';
-import type { RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, url } from './browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
+import { createVerifiedUser, launchBrowser, newContext, seriousViolations, url } from './browser.js';
 
 /**
- * What the walks over every route of the route table share (the accessibility walk and the 390 px walk):
- * who visits a route, a concrete address for its pattern, and the tokens of a user and the admin.
+ * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
+ * the two run beside each other): who visits a route, a concrete address for its pattern, the tokens of a
+ * user and the admin, and what is checked on each page.
  */
 export type Visitor = 'visitor' | 'user' | 'admin';
 
@@ -41,4 +43,108 @@ export async function walkTokens(): Promise<{ user: string; admin: string }> {
     user: await accessToken(user.email, user.password, false),
     admin: await accessToken(inject('adminEmail'), inject('adminPassword'), true),
   };
+}
+
+/** A phone screen's size (an iPhone 14's CSS pixels). */
+export const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** What is on screen, for a failure message: the first lines of the page's text. */
+async function onScreen(page: Page): Promise<string> {
+  const text = await page.evaluate(() => document.body?.innerText ?? '').catch(() => '(page gone)');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300) || '(empty page)';
+}
+
+/**
+ * Opens an address and waits until the page has settled: its heading shown, nothing still loading (no
+ * progress indicator) and no fade or colour transition under way (axe would measure the colours
+ * half-way). Endless animations (a spinner waiting for a webhook) do not count. The waits are generous:
+ * in the full suite the walk runs beside the other browser files on two cores.
+ */
+async function visit(page: Page, address: string): Promise<void> {
+  await page.goto(url(address));
+  const heading = page.locator('h1').first();
+  await expect
+    .poll(() => heading.isVisible(), { timeout: 45_000 })
+    .toBe(true)
+    .catch(async () => {
+      throw new Error(`${address} showed no heading; on screen: ${await onScreen(page)}`);
+    });
+  await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading`, timeout: 30_000 }).toBe(0);
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).length), {
+      message: `${address} never stopped moving`,
+    })
+    .toBe(0);
+}
+
+/**
+ * The serious violations of a page once it has settled: on a loaded machine a page can still be swapping
+ * its loading state for its content when the first audit runs (a checkout's summary measured against a
+ * backdrop on its way out). A real violation stays; one that goes within a few seconds was the page
+ * still drawing. The last audit's findings are reported.
+ */
+async function settledViolations(page: Page): Promise<string[]> {
+  let violations = await seriousViolations(page);
+  const deadline = Date.now() + 5000;
+  while (violations.length > 0 && Date.now() < deadline) violations = await seriousViolations(page);
+  return violations;
+}
+
+/**
+ * The page's width once narrowed to a phone's screen (the same page, resized: the layout answers to the
+ * width through its media queries). It gets a few seconds to re-lay itself out; what is still wider is
+ * reported.
+ */
+async function phoneWidth(page: Page): Promise<number> {
+  await page.setViewportSize(PHONE);
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await expect.poll(width, { timeout: 3000 }).toBeLessThanOrEqual(PHONE.width).catch(() => undefined);
+  const found = await width();
+  await page.setViewportSize(DESKTOP);
+  return found;
+}
+
+/**
+ * Every route of the route table under one locale prefix, as the visitor, user or admin it is for: no
+ * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, and no page wider
+ * than a 390 px phone (tables scroll inside their own box). One visit per route serves both checks.
+ */
+export function describeRouteWalk(prefix: string): void {
+  let browser: Browser;
+  let tokens: { user: string; admin: string } = { user: '', admin: '' };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    tokens = await walkTokens();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe(`every route (${prefix})`, () => {
+    for (const kind of ['visitor', 'user', 'admin'] as const) {
+      const routes = ROUTES.filter((route) => visitorOf(route) === kind);
+      it(`${kind} pages have no serious or critical axe violations and fit a 390 px phone`, async () => {
+        const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
+        if (kind !== 'visitor') {
+          await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
+        }
+        // The live event stream stays open by design, so a page holding it never goes network-idle.
+        await context.route('**/api/events', (route) => route.abort());
+        const page = await context.newPage();
+        const violations: string[] = [];
+        const wide: string[] = [];
+        for (const route of routes) {
+          const address = addressOf(route, prefix);
+          await visit(page, address);
+          for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
+          const width = await phoneWidth(page);
+          if (width > PHONE.width) wide.push(`${address}: ${width} px`);
+        }
+        expect(violations, violations.join('\n')).toEqual([]);
+        expect(wide, `wider than a ${PHONE.width} px phone:\n${wide.join('\n')}`).toEqual([]);
+      }, 420_000);
+    }
+  });
 }
