@@ -10,11 +10,12 @@ import { startPortal } from '../scripts/portal-process.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
- * real server, in the system Chromium: login, registration, profile (signed in) and admin users.
+ * real server, in the system Chromium: the account home, login, registration, profile (signed in) and admin users.
  * Full reports go to bench/results/lighthouse-<page>.html, the scores to bench/results/lighthouse.json.
  * Goals: performance >= 95, accessibility 100, best practices >= 95.
  */
 const PAGES = [
+  { name: 'home', path: '/', session: true },
   { name: 'login', path: '/login', session: false },
   { name: 'registration', path: '/registration', session: false },
   { name: 'profile', path: '/account/profile', session: true },

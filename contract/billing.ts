@@ -20,6 +20,8 @@ export type CatalogueText = z.infer<typeof catalogueTextSchema>;
 
 /** Money in minor units (cents; Paddle's two-decimal HUF) with its currency; never a float. */
 export const moneySchema = z.object({ amount: z.number().int(), currencyCode: z.string() });
+/** An amount in the currency's smallest unit (cents). */
+export type Money = z.infer<typeof moneySchema>;
 
 const discountRef = z.object({ id: z.string() }).nullable();
 

@@ -4,7 +4,7 @@ import { entitlementSchema, licenceEntitlementSchema } from './licensing.js';
 import { paymentMethodSchema, subscriptionSchema } from './subscription.js';
 
 /** Parts of the overview read from the payment provider; when it does not answer they are listed here, the rest still shows. */
-export const OVERVIEW_PARTS = ['paymentMethod', 'price'] as const;
+export const OVERVIEW_PARTS = ['nextCharge', 'paymentMethod', 'price'] as const;
 
 /**
  * `GET /users/me/overview` (issue 20, the account home): what the user holds and what comes next.

@@ -332,6 +332,29 @@ export function purchases(
     return used < allowed ? discount : null;
   }
 
+  /**
+   * Paddle's `next_transaction` (with `include=next_transaction`): what the subscription's next renewal
+   * will charge, as renew() below will charge it: the price, less the discount while it still applies,
+   * plus tax. Null when nothing more is billed (cancelled, paused, past due, or a cancellation scheduled).
+   */
+  function nextTransaction(sub: SandboxRecord) {
+    if ((sub.status !== 'active' && sub.status !== 'trialing') || !sub.next_billed_at || sub.scheduled_change) return null;
+    const price = itemsOf(sub)[0]?.price as IPriceResponse;
+    const cycle = price.billing_cycle ?? { interval: 'month', frequency: 1 };
+    const startsAt = new Date(sub.next_billed_at as string);
+    const { details } = totalsFor([{ price, quantity: 1 }], {
+      customerId: sub.customer_id as string,
+      addressId: sub.address_id as string,
+      currency: sub.currency_code as string,
+      discount: recurringDiscount(sub),
+    });
+    return {
+      billing_period: { starts_at: startsAt.toISOString(), ends_at: addPeriod(startsAt, cycle.interval, cycle.frequency).toISOString() },
+      details,
+      adjustments: [],
+    };
+  }
+
   /** One renewal of `sub`, due at its `next_billed_at`: the charge, and the next period or past due. */
   function renew(sub: SandboxRecord) {
     const startsAt = new Date(sub.next_billed_at as string);
@@ -704,7 +727,15 @@ export function purchases(
           return list(subscriptions.filter((s) => !customers || customers.includes(String(s.customer_id))));
         },
       },
-      { method: 'GET', pattern: /^\/subscriptions\/([\w-]+)$/, handle: (_r, [id]) => subscription(id as string) },
+      {
+        method: 'GET',
+        pattern: /^\/subscriptions\/([\w-]+)$/,
+        handle: ({ query }, [id]) => {
+          const sub = subscription(id as string);
+          const include = query.get('include')?.split(',') ?? [];
+          return include.includes('next_transaction') ? { ...sub, next_transaction: nextTransaction(sub) } : sub;
+        },
+      },
       {
         method: 'GET',
         pattern: /^\/subscriptions\/([\w-]+)\/update-payment-method-transaction$/,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
+import { DISCOUNT_IDS, PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { call, PLAN_PRICES, startSandbox } from '../fixtures/paddle.js';
 import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
@@ -149,6 +149,23 @@ describeEachDatabase(
       expect(theirs.subscription).toBeNull();
       expect(JSON.stringify(theirs)).not.toContain(user.id);
     });
+
+    it('the next charge is what Paddle will take: less a discount while it runs (20 % off three payments), then the full price', async () => {
+      const { user } = await paddle.buyer(server(), { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.welcome });
+      const discounted = { amount: Math.round(PLAN_PRICES.month * 0.8), currencyCode: 'USD' };
+      // Signed in afresh each time: the clock moves past the access token's life.
+      const nextCharge = async () => {
+        const { access_token: token } = await signIn(server(), user.email, user.password);
+        return (await overview(server(), token)).subscription.nextCharge as { at: string; amount: unknown };
+      };
+      // The trial's checkout took nothing off; its first payment is the first of the three.
+      expect((await nextCharge()).amount).toEqual(discounted);
+      for (let payment = 1; payment <= 3; payment += 1) {
+        await paddle.travelTo(server(), new Date(Date.parse((await nextCharge()).at) + 60_000));
+        await paddle.settle(server());
+        expect((await nextCharge()).amount, `after payment ${payment}`).toEqual(payment < 3 ? discounted : { amount: PLAN_PRICES.month, currencyCode: 'USD' });
+      }
+    });
   },
   () => ({ billing: paddle.billing }),
 );
@@ -184,7 +201,7 @@ describeEachDatabase('the account overview without the payment provider', (serve
       entitlement: { plan: 'trial', trialEndsAt: trialEnds },
       subscription: { status: 'trialing', interval: 'year', price: null, nextCharge: { at: trialEnds, amount: null } },
       paymentMethod: null,
-      unavailable: ['paymentMethod', 'price'],
+      unavailable: ['nextCharge', 'paymentMethod', 'price'],
     });
   });
 });

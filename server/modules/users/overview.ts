@@ -1,5 +1,8 @@
 import type { Overview } from '../../../contract/overview.js';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
+import type { Money } from '../../../contract/billing.js';
+import { callPaddle } from '../../billing/paddle.js';
+import { AppError } from '../../errors.js';
 import { buyerOf } from '../billing/buyer.js';
 import type { Catalogue } from '../billing/catalogue.js';
 import { paymentMethodOf, type ActionDeps } from '../billing/subscription-actions.js';
@@ -9,11 +12,15 @@ import type { UserWithRoles } from './repo.js';
 
 type Part = Overview['unavailable'][number];
 
-/** What the payment provider tells about the subscription; a failure there leaves the part out, never the answer. */
+/**
+ * What the payment provider tells about the subscription; a failure there (an AppError from callPaddle)
+ * leaves the part out, never the answer. Anything else is a bug and is not hidden as "unavailable".
+ */
 async function fromProvider<T>(part: Part, unavailable: Part[], read: () => Promise<T>, fallback: T): Promise<T> {
   try {
     return await read();
-  } catch {
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
     unavailable.push(part);
     return fallback;
   }
@@ -27,6 +34,16 @@ async function planPrice(deps: ActionDeps, catalogue: Catalogue, user: UserWithR
     price: price && price.currencyCode === subscription.currencyCode ? price : null,
     planName: plans.find((plan) => plan.id === subscription.priceId)?.description ?? null,
   };
+}
+
+/**
+ * What Paddle will charge at the next renewal (its `next_transaction`: the plan's price less a discount
+ * that still runs, tax included), in the subscription's currency; null when nothing more is billed.
+ */
+async function nextChargeAmount(deps: ActionDeps, subscriptionId: string): Promise<Money | null> {
+  const subscription = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.get(subscriptionId, { include: ['next_transaction'] }));
+  const totals = subscription.nextTransaction?.details.totals;
+  return totals ? { amount: Number(totals.grandTotal), currencyCode: totals.currencyCode } : null;
 }
 
 const LIVE = new Set<Subscription['status']>(['active', 'trialing', 'past_due', 'paused']);
@@ -50,9 +67,11 @@ export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: U
   ]);
   const unavailable: Part[] = [];
   const live = subscription !== null && LIVE.has(subscription.status);
-  const [priced, paymentMethod] = await Promise.all([
+  const billsAgain = live && subscription.nextBilledAt !== null && subscription.scheduledChange?.action !== 'cancel';
+  const [priced, paymentMethod, nextAmount] = await Promise.all([
     subscription ? fromProvider('price', unavailable, () => planPrice(deps, catalogue, user, subscription), { price: null, planName: null }) : null,
     live ? fromProvider<PaymentMethod | null>('paymentMethod', unavailable, () => paymentMethodOf(deps, user), null) : null,
+    billsAgain ? fromProvider<Money | null>('nextCharge', unavailable, () => nextChargeAmount(deps, subscription.id), null) : null,
   ]);
 
   let summary: Overview['subscription'] = null;
@@ -66,7 +85,7 @@ export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: U
       interval: subscription.interval === 'month' || subscription.interval === 'year' ? subscription.interval : null,
       planName: priced?.planName ?? null,
       price: priced?.price ?? null,
-      nextCharge: nextAt ? { at: new Date(nextAt).toISOString(), amount: priced?.price ?? null } : null,
+      nextCharge: nextAt ? { at: new Date(nextAt).toISOString(), amount: nextAmount ?? null } : null,
       trialEndsAt: subscription.status === 'trialing' && subscription.trialEndsAt ? new Date(subscription.trialEndsAt).toISOString() : null,
       endsAt: endsAt ? new Date(endsAt).toISOString() : null,
     };
