@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { defineConfig } from 'vitest/config';
@@ -12,9 +13,10 @@ const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.te
 const E2E_EXPECT = { poll: { timeout: 10_000 } };
 
 /**
- * Four projects, the first three at once, then e2e-own-server: unit (jsdom: pure rules and components), api (the real server over a real
- * database, SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e and e2e-own-server (the built
- * app in the system Chromium, each project with a server of its own).
+ * The projects, all at once: unit (jsdom: pure rules and components), api (the real server over a real
+ * database, SQLite always and PostgreSQL when TEST_DATABASE_URL is set), e2e (the built app in the system
+ * Chromium, on one shared server) and one e2e-own-server:<file> project per file that needs a server of
+ * its own.
  */
 export default defineConfig({
   plugins: [markdownDocuments(), react()],
@@ -59,22 +61,21 @@ export default defineConfig({
           fileParallelism: true,
         },
       },
-      {
-        extends: true,
+      // One project per file that needs a server of its own: each project's global setup starts one, so
+      // these files run beside the others instead of one after another at the end (six minutes of one
+      // busy worker on two cores). `--project 'e2e*'` selects every browser project.
+      ...E2E_OWN_SERVER.map((file) => ({
+        extends: true as const,
         test: {
-          name: 'e2e-own-server',
-          include: E2E_OWN_SERVER,
-          environment: 'node',
-          // A server of their own (this project's global setup), one file at a time after the others: these
-          // move the server's clock or count everyone's users and figures.
+          name: `e2e-own-server:${path.basename(file, '.test.ts')}`,
+          include: [file],
+          environment: 'node' as const,
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           expect: E2E_EXPECT,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
-      },
+      })),
     ],
   },
 });
