@@ -31,7 +31,8 @@ const TEXTS = {
     monthly: 'Monthly plan',
     active: 'Active',
     trialUntil: (date: string) => `Free trial until ${date}`,
-    nextCharge: (amount: string, date: string) => `Next charge: ${amount} on ${date}`,
+    nextCharge: (amount: string, date: string) => `Next charge: ${amount} on ${date}, tax included`,
+    nextChargeOn: (date: string) => `Next charge on ${date}`,
     licence: (release: string) => `Shapelab ${release} perpetual licence`,
     updatesUntil: (date: string) => `Free updates until ${date}`,
     access: 'Coupon access',
@@ -48,7 +49,8 @@ const TEXTS = {
     monthly: 'Monatstarif',
     active: 'Aktiv',
     trialUntil: (date: string) => `Kostenlose Testphase bis ${date}`,
-    nextCharge: (amount: string, date: string) => `Nächste Abbuchung: ${amount} am ${date}`,
+    nextCharge: (amount: string, date: string) => `Nächste Abbuchung: ${amount} am ${date}, inkl. Steuern`,
+    nextChargeOn: (date: string) => `Nächste Abbuchung am ${date}`,
     licence: (release: string) => `Shapelab ${release} Dauerlizenz`,
     updatesUntil: (date: string) => `Kostenlose Updates bis ${date}`,
     access: 'Zugang per Gutschein',
@@ -115,6 +117,28 @@ async function subscription(email: string, status: 'trialing' | 'active'): Promi
   }
 }
 
+/**
+ * A monthly trial bought at the payment stand-in the way its checkout frame does (its browser calls: open
+ * a checkout for the user's Paddle customer, pay with the test card), then waited for until the webhook
+ * has landed. Paddle knows this one, so the home shows what it will charge next.
+ */
+async function trialAtCheckout(token: string): Promise<void> {
+  const customerId = (await api<{ id: string }>('/subscription/paddle/customer', token)).id;
+  const { clientToken } = (await (await fetch(url('/api/paddle/config'))).json()) as { clientToken: string };
+  const standin = async <T>(path: string, body: object): Promise<T> => {
+    const response = await fetch(url(`/paddle-sandbox/api/${path}`), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: clientToken, ...body }),
+    });
+    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+    return ((await response.json()) as { data: T }).data;
+  };
+  const { transactionId } = await standin<{ transactionId: string }>('checkout', { items: [{ priceId: PRICE_IDS.monthly }], customerId });
+  await standin('pay', { transactionId, cardNumber: '4242424242424242' });
+  await expect.poll(async () => (await api<{ subscription: unknown }>('/users/me/overview', token)).subscription, { timeout: 30_000 }).not.toBeNull();
+}
+
 type Kind = 'free' | 'trial' | 'subscriber' | 'licence' | 'coupon';
 interface Holder {
   kind: Kind;
@@ -127,7 +151,7 @@ interface Holder {
 async function holder(kind: Kind): Promise<Holder> {
   const user = await createVerifiedUser();
   const token = await login('/api/auth/login', user.email, user.password);
-  if (kind === 'trial') await subscription(user.email, 'trialing');
+  if (kind === 'trial') await trialAtCheckout(token);
   if (kind === 'subscriber') await subscription(user.email, 'active');
   if (kind === 'licence') await redeemCoupon(token, { grant: 'licence', release: '2024' });
   if (kind === 'coupon') await redeemCoupon(token, { grant: 'access', days: 30 });
@@ -170,7 +194,11 @@ async function expectAsDesktop(page: Page, language: 'en' | 'de', who: Holder) {
   const plan = page.getByTestId('home-plan');
   const subscriptionItem = items.find((item) => item.kind === 'subscription');
   await expect(plan.getByTestId('home-plan-name').textContent()).resolves.toBe(subscriptionItem ? texts.monthly : texts.freePlan);
-  if (subscriptionItem?.renewsAt) await shown(plan.getByText(texts.nextCharge(formatPrice(PLAN_PRICE.amount, PLAN_PRICE.currencyCode, language), date(subscriptionItem.renewsAt))));
+  // What Paddle will charge; a subscription Paddle does not know (the subscriber here is written straight
+  // into the database) shows its date only.
+  if (subscriptionItem?.renewsAt && who.kind === 'trial') {
+    await shown(plan.getByText(texts.nextCharge(formatPrice(PLAN_PRICE.amount, PLAN_PRICE.currencyCode, language), date(subscriptionItem.renewsAt))));
+  } else if (subscriptionItem?.renewsAt) await shown(plan.getByText(texts.nextChargeOn(date(subscriptionItem.renewsAt))));
   // Then the profile's sections.
   await shown(page.getByRole('heading', { level: 2, name: texts.details }));
 }
