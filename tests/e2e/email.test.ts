@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { apiLogin, createVerifiedUser, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newContext, newPage, seriousViolations, shown, signIn, url } from './browser.js';
 
 /**
  * Issue 20 items 7, 8 and 11 in Chromium: change of sign-in email with both mails, a truncated
@@ -33,7 +33,7 @@ async function registerByApi(language: 'en' | 'de'): Promise<string> {
 }
 
 describe('change email in Chromium', () => {
-  it('changes the sign-in email with the code from the new address; the old address is told; still signed in (de)', async () => {
+  it('changes the sign-in email with the code from the new address; the old address is told; still signed in; each step passes axe (de)', async () => {
     const user = await createVerifiedUser('de');
     const next = `e2e-moved-${randomBytes(4).toString('hex')}@example.com`;
     const { page } = await newPage(browser);
@@ -46,11 +46,15 @@ describe('change email in Chromium', () => {
     await dialog.getByLabel('Aktuelles Passwort').fill('wrong password 1');
     await dialog.getByRole('button', { name: 'Code senden' }).click();
     await shown(dialog.getByText('Das Passwort ist nicht korrekt.'));
+    // Each state of the dialog passes axe: the refused password …
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel('Aktuelles Passwort').fill(user.password);
     await dialog.getByRole('button', { name: 'Code senden' }).click();
     await shown(dialog.getByRole('status').getByText(next, { exact: false }));
     // The first code box has the focus: the code is typed straight away.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ziffer 1 von 6');
+    // … and the code entry.
+    expect(await seriousViolations(page)).toEqual([]);
 
     let code = '';
     await expect.poll(async () => (code = /(\d{6})$/.exec((await outbox(next))[0]?.subject ?? '')?.[1] ?? '')).toMatch(/^\d{6}$/);
