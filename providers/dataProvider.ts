@@ -8,15 +8,32 @@ export interface ListQuery {
   take?: number;
   /** Text the list's records start with (the users list: email, first name or last name). */
   search?: string;
+  /** A list's filters as the API names them (the users list: verified=true, plan=trial...), sent as they are. */
+  filters?: [string, string][];
 }
 
 /**
  * A list's text search as a Refine filter. The API matches the start of the searched columns, so the
- * filter says `startswith`; it is the only filter the list endpoints take, and the only one sent.
+ * filter says `startswith`. Besides it, only `eq` filters are sent (see equalsFilter).
  */
 export const SEARCH_FILTER_FIELD = 'search';
 export function searchFilter(text: string): LogicalFilter {
   return { field: SEARCH_FILTER_FIELD, operator: 'startswith', value: text };
+}
+
+/**
+ * A list filter the API takes as a query parameter of its own (`field=value`), e.g. the users list's
+ * `verified=true` (issue 21): Refine's `eq` filter on that field.
+ */
+export function equalsFilter(field: string, value: string): LogicalFilter {
+  return { field, operator: 'eq', value };
+}
+
+/** The `eq` filters among `filters` as [field, value] pairs, in their order. */
+export function equalsOf(filters: readonly CrudFilter[] | undefined): [string, string][] {
+  return (filters ?? []).flatMap((filter) =>
+    'field' in filter && filter.operator === 'eq' && filter.field !== SEARCH_FILTER_FIELD && typeof filter.value === 'string' ? [[filter.field, filter.value] as [string, string]] : [],
+  );
 }
 
 /** The text of the search filter among `filters`, or '' when there is none. */
@@ -43,6 +60,7 @@ export function listQueryString(query: ListQuery): string {
   }
   const search = query.search?.trim();
   if (search) params.set('search', search);
+  for (const [field, value] of query.filters ?? []) params.set(field, value);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -63,6 +81,8 @@ export function toListQuery(pagination: Pagination | undefined, sorters: CrudSor
   }
   const search = searchOf(filters);
   if (search) query.search = search;
+  const equals = equalsOf(filters);
+  if (equals.length > 0) query.filters = equals;
   return query;
 }
 
