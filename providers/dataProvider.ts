@@ -14,12 +14,20 @@ export interface ListQuery {
 
 /**
  * A list's text search as a Refine filter. The API matches the start of the searched columns, so the
- * filter says `startswith`. Besides it, only `eq` filters are sent (see equalsFilter).
+ * filter says `startswith`. Besides it, a list is sent only the `eq` filters it takes (LIST_FILTERS).
  */
 export const SEARCH_FILTER_FIELD = 'search';
 export function searchFilter(text: string): LogicalFilter {
   return { field: SEARCH_FILTER_FIELD, operator: 'startswith', value: text };
 }
+
+/**
+ * The `eq` filters each list endpoint takes as query parameters of their own (GET /users: issue 21's
+ * grid filters, contract/users.ts userFiltersSchema); a list not named here is sent none.
+ */
+export const LIST_FILTERS: Readonly<Record<string, readonly string[]>> = {
+  users: ['verified', 'admin', 'newsletter', 'signIn', 'plan'],
+};
 
 /**
  * A list filter the API takes as a query parameter of its own (`field=value`), e.g. the users list's
@@ -29,10 +37,12 @@ export function equalsFilter(field: string, value: string): LogicalFilter {
   return { field, operator: 'eq', value };
 }
 
-/** The `eq` filters among `filters` as [field, value] pairs, in their order. */
-export function equalsOf(filters: readonly CrudFilter[] | undefined): [string, string][] {
+/** The `eq` filters among `filters` as [field, value] pairs, in their order (only `allowed` fields when given). */
+export function equalsOf(filters: readonly CrudFilter[] | undefined, allowed?: readonly string[]): [string, string][] {
   return (filters ?? []).flatMap((filter) =>
-    'field' in filter && filter.operator === 'eq' && filter.field !== SEARCH_FILTER_FIELD && typeof filter.value === 'string' ? [[filter.field, filter.value] as [string, string]] : [],
+    'field' in filter && filter.operator === 'eq' && filter.field !== SEARCH_FILTER_FIELD && typeof filter.value === 'string' && (!allowed || allowed.includes(filter.field))
+      ? [[filter.field, filter.value] as [string, string]]
+      : [],
   );
 }
 
@@ -65,8 +75,8 @@ export function listQueryString(query: ListQuery): string {
   return text ? `?${text}` : '';
 }
 
-/** Refine's pagination, sorters and search filter as the API's list query. */
-export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined, filters?: CrudFilter[]): ListQuery {
+/** Refine's pagination, sorters, search filter and the list's `eq` filters (`allowed`, see LIST_FILTERS) as the API's list query. */
+export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined, filters?: CrudFilter[], allowed: readonly string[] = []): ListQuery {
   const query: ListQuery = {};
   const sorter = sorters?.[0];
   if (sorter) {
@@ -81,7 +91,7 @@ export function toListQuery(pagination: Pagination | undefined, sorters: CrudSor
   }
   const search = searchOf(filters);
   if (search) query.search = search;
-  const equals = equalsOf(filters);
+  const equals = equalsOf(filters, allowed);
   if (equals.length > 0) query.filters = equals;
   return query;
 }
@@ -150,7 +160,7 @@ export function createDataProvider(http: HttpClient, deps: DataProviderDeps = {}
         const data = (await call<TData[] | null>(listPath)) ?? [];
         return { data, total: data.length };
       }
-      const body = await call<{ data: TData[]; total: number }>(`/${resource}${listQueryString(toListQuery(pagination, sorters, filters))}`);
+      const body = await call<{ data: TData[]; total: number }>(`/${resource}${listQueryString(toListQuery(pagination, sorters, filters, LIST_FILTERS[resource]))}`);
       return { data: body.data, total: body.total };
     },
     async getOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['getOne']>[0]) {
