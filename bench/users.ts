@@ -127,9 +127,10 @@ async function streamExport(url: string, token: string) {
   if (!response.ok || !response.body) throw new Error(`${url}: ${response.status}`);
   let bytes = 0;
   let lines = 0;
-  for await (const chunk of response.body) {
-    bytes += chunk.byteLength;
-    for (const byte of chunk) if (byte === 10) lines++;
+  const reader = response.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    bytes += next.value.byteLength;
+    for (const byte of next.value) if (byte === 10) lines++;
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);

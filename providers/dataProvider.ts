@@ -29,21 +29,11 @@ export const LIST_FILTERS: Readonly<Record<string, readonly string[]>> = {
   users: ['verified', 'admin', 'newsletter', 'signIn', 'plan'],
 };
 
-/**
- * A list filter the API takes as a query parameter of its own (`field=value`), e.g. the users list's
- * `verified=true` (issue 21): Refine's `eq` filter on that field.
- */
-export function equalsFilter(field: string, value: string): LogicalFilter {
-  return { field, operator: 'eq', value };
-}
-
-/** The `eq` filters among `filters` as [field, value] pairs, in their order (only `allowed` fields when given). */
-export function equalsOf(filters: readonly CrudFilter[] | undefined, allowed?: readonly string[]): [string, string][] {
-  return (filters ?? []).flatMap((filter) =>
-    'field' in filter && filter.operator === 'eq' && filter.field !== SEARCH_FILTER_FIELD && typeof filter.value === 'string' && (!allowed || allowed.includes(filter.field))
-      ? [[filter.field, filter.value] as [string, string]]
-      : [],
-  );
+/** The `eq` filters among `filters` that a list takes (`allowed`, see LIST_FILTERS) as [field, value] pairs, in their order. */
+export function equalsOf(filters: readonly CrudFilter[] | undefined, allowed: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const filter of filters ?? []) if ('field' in filter && filter.operator === 'eq' && allowed.includes(filter.field)) pairs.push([filter.field, String(filter.value)]);
+  return pairs;
 }
 
 /** The text of the search filter among `filters`, or '' when there is none. */
@@ -92,7 +82,7 @@ export function toListQuery(pagination: Pagination | undefined, sorters: CrudSor
   const search = searchOf(filters);
   if (search) query.search = search;
   const equals = equalsOf(filters, allowed);
-  if (equals.length > 0) query.filters = equals;
+  if (equals[0]) query.filters = equals;
   return query;
 }
 

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AdminUser } from '../../../../contract/users.js';
 import type { CrudFilter } from '@refinedev/core';
-import { equalsFilter, equalsOf, searchFilter, searchOf } from '../../../../providers/dataProvider.js';
+import { equalsOf, LIST_FILTERS, searchFilter, searchOf } from '../../../../providers/dataProvider.js';
 import { changeUsersView, FILTER_NAMES, filterEntries, isSortField, readUsersView, VIEW_PARAMS, writeUsersView, type UsersView } from './view.js';
 import { SEARCH_DELAY_MS } from '../../../components/search.js';
 
@@ -15,11 +15,15 @@ import { SEARCH_DELAY_MS } from '../../../components/search.js';
  */
 const VIEW_PARAMS_OUT_OF_META = Object.fromEntries([...Object.values(VIEW_PARAMS), ...FILTER_NAMES].map((name) => [name, undefined]));
 
-/** The view's search and filters as Refine filters (the data provider sends them as the API's query). */
-function crudFiltersOf(view: UsersView): CrudFilter[] {
-  return [...(view.search ? [searchFilter(view.search)] : []), ...filterEntries(view.filters).map(([name, value]) => equalsFilter(name, value))];
+/**
+ * The view's search and filters as Refine filters: the search's `startswith`, and an `eq` filter per
+ * grid filter, which the data provider sends as the API's query parameter of that name (LIST_FILTERS).
+ */
+export function crudFiltersOf(view: UsersView): CrudFilter[] {
+  const equals = filterEntries(view.filters).map(([field, value]): CrudFilter => ({ field, operator: 'eq', value }));
+  return [...(view.search ? [searchFilter(view.search)] : []), ...equals];
 }
-const filtersKey = (filters: readonly CrudFilter[]) => JSON.stringify([searchOf(filters), equalsOf(filters)]);
+const filtersKey = (filters: readonly CrudFilter[]) => JSON.stringify([searchOf(filters), equalsOf(filters, LIST_FILTERS.users ?? [])]);
 
 /**
  * `GET /users/export`'s query for the view: the same search, filters and order as the grid shows
