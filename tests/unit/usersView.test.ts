@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_SORT_FIELDS, userFiltersSchema } from '../../contract/users.js';
-import { LIST_FILTERS, listQueryString, searchFilter, toListQuery } from '../../providers/dataProvider.js';
+import { LIST_FILTERS, listQueryString, toListQuery } from '../../providers/dataProvider.js';
 import { crudFiltersOf } from '../../src/pages/admin/users/useUsersGrid.js';
 import { changeUsersView, DEFAULT_VIEW, FILTER_VALUES, readUsersView, writeUsersView, type UsersView } from '../../src/pages/admin/users/view.js';
 
