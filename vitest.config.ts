@@ -4,7 +4,7 @@ import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { defineConfig } from 'vitest/config';
 
 /** Browser files that move the server's clock or read totals over everyone's data get a server of their own. */
-const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.test.ts', 'tests/e2e/admin-users.test.ts', 'tests/e2e/analytics.test.ts'];
+const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.test.ts', 'tests/e2e/admin-users.test.ts', 'tests/e2e/admin-users-tools.test.ts', 'tests/e2e/analytics.test.ts'];
 
 /**
  * A browser test waits as long as a user would for what it polls (a price, a field's value): vitest's

@@ -10,8 +10,10 @@ import { benchApp, withBenchPostgres } from './bench-app.js';
 /**
  * The admin users list at a million users (issue "Admin area"): generated rows straight into the
  * database, then `GET /api/users` through the real app (`inject`: routing, validation, query,
- * serialisation; no network) for every sortable column both ways on pages 1-100, skip 500,000, and email
- * prefix searches. Prints medians and p95 per case and writes bench/results/users.json.
+ * serialisation; no network) for every sortable column both ways on pages 1-100, skip 500,000, email
+ * prefix searches, the grid's filters (issue 21) on pages 1-100, and the CSV export of everyone streamed
+ * over a real socket (MB/s and the process's peak RSS). Prints medians and p95 per case and writes
+ * bench/results/users.json.
  *
  *   npm run bench:users                     SQLite (a generated file, reused: delete it to regenerate)
  *   BENCH_DATABASE_URL=postgres://... npm run bench:users   PostgreSQL too (a fresh database, dropped after)
@@ -34,7 +36,7 @@ function generate(dialect: 'sqlite' | 'postgres', count: number) {
       newsletter, language, downloaded_at, last_launched_at, google_connected, facebook_connected, is_admin)
     select ${hex('n', 8)} || '-0000-4000-8000-' || ${hex('(n * 7919) % 281474976710655', 12)},
       'u' || ((n * 7919) % 1000003) || '.' || n || '@example.com',
-      null,
+      case when n % 4 = 0 then null else 'bench-not-a-hash' end,
       'Name' || ((n * 7) % 5000),
       'Family' || ((n * 13) % 20000),
       case when n % 10 = 0 then null else ${ts('1700000000 + n * 63 + 600')} end,
@@ -62,6 +64,26 @@ async function prepare(config: DatabaseConfig): Promise<Db> {
     // Admins first: the trigger on user_roles recomputes users.is_admin from the roles on every insert.
     await sql.raw(`insert into user_roles (user_id, role) select id, 'admin' from users where is_admin = 1`).execute(db.kysely);
     await sql.raw(`insert into user_roles (user_id, role) select id, 'user' from users`).execute(db.kysely);
+    // Plans at realistic rates, through the triggers that keep users.plan (migration 0017): 1 in 9
+    // subscribes, 1 in 20 is on a trial, 1 in 50 has an ended subscription, 1 in 13 owns a licence.
+    // The ids start with n in hex (see generate), so the modulo picks every nth user on both dialects.
+    const nth = (modulo: number, offset: number) =>
+      config.dialect === 'sqlite' ? `rowid % ${modulo} = ${offset}` : `('x' || substr(id, 1, 8))::bit(32)::int % ${modulo} = ${offset}`;
+    const now = config.dialect === 'sqlite' ? `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` : 'now()';
+    for (const [status, modulo, offset] of [['active', 9, 1], ['trialing', 20, 3], ['canceled', 50, 7]] as const) {
+      await sql
+        .raw(
+          `insert into subscriptions (id, customer_id, user_id, status, price_id, billing_interval, currency_code, created_at, last_event_at)
+            select 'sub_${status}_' || id, 'ctm_' || id, id, '${status}', 'pri_bench', 'month', 'USD', created_at, ${now} from users where ${nth(modulo, offset)}`,
+        )
+        .execute(db.kysely);
+    }
+    await sql
+      .raw(
+        `insert into licences (id, user_id, source, edition, channel, release, granted_at)
+          select 'lic_' || id, id, 'purchase', 'full', 'paddle', '2025', created_at from users where ${nth(13, 5)}`,
+      )
+      .execute(db.kysely);
     // What autovacuum does on a live PostgreSQL: statistics and the visibility map (index-only scans).
     for (const statement of config.dialect === 'sqlite' ? ['analyze'] : ['vacuum analyze users', 'vacuum analyze user_roles']) await sql.raw(statement).execute(db.kysely);
     process.stdout.write(` ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
@@ -71,6 +93,49 @@ async function prepare(config: DatabaseConfig): Promise<Db> {
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/** Filters of the admin grid as the bench asks for them: each kind alone and some combinations. */
+const FILTERS = [
+  'verified=true',
+  'verified=false',
+  'admin=true',
+  'newsletter=true',
+  'signIn=password',
+  'signIn=google',
+  'signIn=facebook&newsletter=true',
+  'plan=free',
+  'plan=trial',
+  'plan=subscriber',
+  'plan=licence-owner&verified=true',
+  'verified=true&admin=false&newsletter=false&signIn=google&plan=free',
+];
+
+/**
+ * Downloads an export over a real socket (inject would hold the whole body), counting its bytes and
+ * lines as they arrive and sampling the process's resident memory (the server runs in this process).
+ */
+async function streamExport(url: string, token: string) {
+  const mb = (bytes: number) => bytes / 1024 / 1024;
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok || !response.body) throw new Error(`${url}: ${response.status}`);
+  let bytes = 0;
+  let lines = 0;
+  const reader = response.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    bytes += next.value.byteLength;
+    for (const byte of next.value) if (byte === 10) lines++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { rows: lines - 1, mb: mb(bytes), seconds, mbPerSecond: mb(bytes) / seconds, rssBeforeMb: mb(rssBefore), peakRssMb: mb(peak) };
 }
 
 async function measure(label: string, dialect: string, db: Db) {
@@ -116,8 +181,38 @@ async function measure(label: string, dialect: string, db: Db) {
   const searchSorted: number[] = [];
   for (let index = 0; index < 50; index++) searchSorted.push(await time(`/api/users?search=u${100 + index}&sortField=lastName&sortDirection=asc&skip=0&take=${PAGE_SIZE}`));
   record('search email prefix, sorted', searchSorted);
+
+  // Issue 21: the grid's filters, alone and combined, on pages 1-100 in the default order and sorted.
+  const filtered: number[] = [];
+  for (const filter of FILTERS) {
+    const samples: number[] = [];
+    for (const order of ['', '&sortField=lastName&sortDirection=asc', '&sortField=lastLaunchedAt&sortDirection=desc']) {
+      for (let page = 0; page < 100; page += 3) samples.push(await time(`/api/users?${filter}${order}&skip=${page * PAGE_SIZE}&take=${PAGE_SIZE}`));
+    }
+    filtered.push(...samples);
+    record(`filter ${filter}`, samples);
+  }
+  record('filtered pages 1-100, every filter', filtered);
+  const filteredSearch: number[] = [];
+  for (let index = 0; index < 50; index++) {
+    filteredSearch.push(await time(`/api/users?search=u${(index * 7919) % 1000}&${FILTERS[index % FILTERS.length]}&skip=0&take=${PAGE_SIZE}`));
+  }
+  record('filtered search', filteredSearch);
+
+  const exports: Record<string, { rows: number; mb: number; seconds: number; mbPerSecond: number; rssBeforeMb: number; peakRssMb: number }> = {};
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  for (const [name, query] of [
+    ['export everyone', ''],
+    ['export verified newsletter readers by last name', 'verified=true&newsletter=true&sortField=lastName&sortDirection=asc'],
+  ] as const) {
+    exports[name] = await streamExport(`${address}/api/users/export?${query}`, token);
+    const figure = exports[name];
+    process.stdout.write(
+      `  ${label} ${name.padEnd(48)} ${figure.rows.toLocaleString('en')} rows, ${figure.mb.toFixed(0)} MB in ${figure.seconds.toFixed(1)} s: ${figure.mbPerSecond.toFixed(1)} MB/s; RSS ${figure.rssBeforeMb.toFixed(0)} MB before, peak ${figure.peakRssMb.toFixed(0)} MB\n`,
+    );
+  }
   await app.close();
-  return { dialect, users: USERS, pageSize: PAGE_SIZE, results };
+  return { dialect, users: USERS, pageSize: PAGE_SIZE, results, exports };
 }
 
 const runs = [];

@@ -82,6 +82,8 @@ export const MESSAGE_KEYS = [
   'USER_NOT_FOUND',
   'CANNOT_MODIFY_SELF',
   'LAST_ADMIN',
+  /** Issue 21: a users grid filter with a value it does not know (e.g. `plan=gold`). */
+  'USER_FILTER_INVALID',
   'ANALYTICS_RANGE_INVALID',
   'ANALYTICS_PLAYED_RANGE_INVALID',
   'JOB_NOT_RETRYABLE',

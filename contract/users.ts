@@ -49,6 +49,33 @@ export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 /** The largest page `GET /users` answers; a larger `take` is refused. */
 export const MAX_PAGE_SIZE = 100;
 
+/** How a user signs in (the grid's `signIn` filter): a password of their own, or a linked Google or Facebook account. */
+export const SIGN_IN_METHODS = ['password', 'google', 'facebook'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+/**
+ * The plan a user is on (the grid's `plan` filter and column), one per user: a paid subscription (active
+ * or past due) before a licence (full or Lite, not returned) before a trial; 'free' without any.
+ */
+export const USER_PLANS = ['free', 'trial', 'subscriber', 'licence-owner'] as const;
+export type UserPlan = (typeof USER_PLANS)[number];
+const yesNo = z.enum(['true', 'false']);
+
+/**
+ * The admin grid's filters (issue 21 item 2), each optional, all combined with AND and with `search`:
+ * `verified`, `admin`, `newsletter` (true/false), `signIn` (password, google, facebook) and `plan`.
+ * A value outside these is refused with 400 USER_FILTER_INVALID.
+ */
+export const userFiltersSchema = z.object({
+  verified: yesNo.optional(),
+  admin: yesNo.optional(),
+  newsletter: yesNo.optional(),
+  signIn: z.enum(SIGN_IN_METHODS).optional(),
+  plan: z.enum(USER_PLANS).optional(),
+});
+export type UserFilters = z.infer<typeof userFiltersSchema>;
+/** The query parameters of the filters, in the order the grid writes them into its address. */
+export const USER_FILTER_PARAMS = Object.keys(userFiltersSchema.shape) as (keyof UserFilters)[];
+
 /**
  * `GET /users` query. Sorting applies only when both sortField and sortDirection are given, paging only
  * when both skip and take are integers (spec section 7); other values are refused, never passed to SQL.
@@ -60,8 +87,36 @@ export const listUsersQuerySchema = z.object({
   skip: z.coerce.number().int().min(0).optional(),
   take: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   search: z.string().trim().max(100).optional(),
+  ...userFiltersSchema.shape,
 });
 export type ListUsersQuery = z.infer<typeof listUsersQuerySchema>;
+
+/** `GET /users/export` query: the grid's search, filters and sort, without paging (every match is written). */
+export const exportUsersQuerySchema = listUsersQuerySchema.omit({ skip: true, take: true });
+export type ExportUsersQuery = z.infer<typeof exportUsersQuerySchema>;
+
+/** The most users one bulk action names (a page of the grid holds at most MAX_PAGE_SIZE). */
+export const MAX_BULK_USERS = 500;
+export const BULK_USER_ACTIONS = ['delete', 'grant-admin', 'revoke-admin'] as const;
+export type BulkUserAction = (typeof BULK_USER_ACTIONS)[number];
+/** `POST /users/bulk` (admin): one action on the selected users. */
+export const bulkUsersRequestSchema = z
+  .object({
+    action: z.enum(BULK_USER_ACTIONS),
+    ids: z.array(z.uuid()).min(1).max(MAX_BULK_USERS),
+  })
+  .strict();
+export type BulkUsersRequest = z.infer<typeof bulkUsersRequestSchema>;
+/**
+ * What a bulk action did: the users changed (or already as asked), and the ones left alone with the
+ * reason, as the single-user action would have refused them (CANNOT_MODIFY_SELF, LAST_ADMIN,
+ * USER_NOT_FOUND). The others are done even when some are skipped.
+ */
+export const bulkUsersResponseSchema = z.object({
+  done: z.array(z.string()),
+  skipped: z.array(z.object({ id: z.string(), messageKey: z.enum(['CANNOT_MODIFY_SELF', 'LAST_ADMIN', 'USER_NOT_FOUND']) })),
+});
+export type BulkUsersResponse = z.infer<typeof bulkUsersResponseSchema>;
 
 /** A row of the admin users table (spec section 2: its columns). */
 export const adminUserSchema = z.object({
@@ -78,6 +133,8 @@ export const adminUserSchema = z.object({
   downloadedAt: z.string().nullable(),
   lastLaunchedAt: z.string().nullable(),
   isAdmin: z.boolean(),
+  /** Issue 21: the plan filter's value for this user. */
+  plan: z.enum(USER_PLANS),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

@@ -8,15 +8,32 @@ export interface ListQuery {
   take?: number;
   /** Text the list's records start with (the users list: email, first name or last name). */
   search?: string;
+  /** A list's filters as the API names them (the users list: verified=true, plan=trial...), sent as they are. */
+  filters?: [string, string][];
 }
 
 /**
  * A list's text search as a Refine filter. The API matches the start of the searched columns, so the
- * filter says `startswith`; it is the only filter the list endpoints take, and the only one sent.
+ * filter says `startswith`. Besides it, a list is sent only the `eq` filters it takes (LIST_FILTERS).
  */
 export const SEARCH_FILTER_FIELD = 'search';
 export function searchFilter(text: string): LogicalFilter {
   return { field: SEARCH_FILTER_FIELD, operator: 'startswith', value: text };
+}
+
+/**
+ * The `eq` filters each list endpoint takes as query parameters of their own (GET /users: issue 21's
+ * grid filters, contract/users.ts userFiltersSchema); a list not named here is sent none.
+ */
+export const LIST_FILTERS: Readonly<Record<string, readonly string[]>> = {
+  users: ['verified', 'admin', 'newsletter', 'signIn', 'plan'],
+};
+
+/** The `eq` filters among `filters` that a list takes (`allowed`, see LIST_FILTERS) as [field, value] pairs, in their order. */
+export function equalsOf(filters: readonly CrudFilter[] | undefined, allowed: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const filter of filters ?? []) if ('field' in filter && filter.operator === 'eq' && allowed.includes(filter.field)) pairs.push([filter.field, String(filter.value)]);
+  return pairs;
 }
 
 /** The text of the search filter among `filters`, or '' when there is none. */
@@ -43,12 +60,13 @@ export function listQueryString(query: ListQuery): string {
   }
   const search = query.search?.trim();
   if (search) params.set('search', search);
+  for (const [field, value] of query.filters ?? []) params.set(field, value);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-/** Refine's pagination, sorters and search filter as the API's list query. */
-export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined, filters?: CrudFilter[]): ListQuery {
+/** Refine's pagination, sorters, search filter and the list's `eq` filters (`allowed`, see LIST_FILTERS) as the API's list query. */
+export function toListQuery(pagination: Pagination | undefined, sorters: CrudSort[] | undefined, filters?: CrudFilter[], allowed: readonly string[] = []): ListQuery {
   const query: ListQuery = {};
   const sorter = sorters?.[0];
   if (sorter) {
@@ -63,6 +81,8 @@ export function toListQuery(pagination: Pagination | undefined, sorters: CrudSor
   }
   const search = searchOf(filters);
   if (search) query.search = search;
+  const equals = equalsOf(filters, allowed);
+  if (equals[0]) query.filters = equals;
   return query;
 }
 
@@ -130,7 +150,7 @@ export function createDataProvider(http: HttpClient, deps: DataProviderDeps = {}
         const data = (await call<TData[] | null>(listPath)) ?? [];
         return { data, total: data.length };
       }
-      const body = await call<{ data: TData[]; total: number }>(`/${resource}${listQueryString(toListQuery(pagination, sorters, filters))}`);
+      const body = await call<{ data: TData[]; total: number }>(`/${resource}${listQueryString(toListQuery(pagination, sorters, filters, LIST_FILTERS[resource]))}`);
       return { data: body.data, total: body.total };
     },
     async getOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['getOne']>[0]) {

@@ -42,6 +42,7 @@ import { VERIFICATION_RESEND_JOB, verificationResendJob } from './modules/users/
 import { PASSWORD_RESET_JOB, passwordResetJob } from './modules/users/account.js';
 import { BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob } from './modules/users/email-change.js';
 import { UsersRepo } from './modules/users/repo.js';
+import { usersGridRoutes } from './modules/users/grid-routes.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { EmailChangesRepo, VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
@@ -165,6 +166,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions }, guards });
       await api.register(sessionRoutes, { sessions, guards });
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards, sessions });
+      await api.register(usersGridRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
       await api.register(registrationRoutes, { deps: registration });
       await api.register(accountRoutes, {
         deps: account,

@@ -29,6 +29,10 @@ export interface UsersTable {
   google_connected: ColumnType<number, never, never>;
   facebook_connected: ColumnType<number, never, never>;
   is_admin: ColumnType<number, never, never>;
+  /** 'free', 'trial', 'subscriber' or 'licence-owner', kept by triggers on subscriptions and licences (migration 0017). */
+  plan: ColumnType<string, never, never>;
+  /** Every admin grid filter as one number (migration 0017, server/modules/users/filters.ts). */
+  segment: ColumnType<number, never, never>;
 }
 
 export interface EmailVerificationsTable {

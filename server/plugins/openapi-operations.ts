@@ -196,7 +196,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'DELETE /api/users/me/sessions/:id': { tag: 'Sessions', summary: 'End one session', errors: { 404: ['SESSION_NOT_FOUND'] } },
 
   // Admin: users
-  'GET /api/users': { tag: 'Users', summary: 'List users (search, filter, sort, page)' },
+  'GET /api/users': { tag: 'Users', summary: 'List users (search, filter, sort, page)', errors: { 400: ['USER_FILTER_INVALID'] } },
   'PATCH /api/users/:id': {
     tag: 'Users',
     summary: "Change a user's roles",
@@ -208,6 +208,16 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     errors: { 404: ['USER_NOT_FOUND'], 409: ['CANNOT_MODIFY_SELF', 'LAST_ADMIN'] },
   },
   'GET /api/users/:id/audit': { tag: 'Users', summary: "A user's audit trail" },
+  'GET /api/users/export': {
+    tag: 'Users',
+    summary: 'The users list as CSV: the same search, filters and order as GET /api/users, every match, streamed',
+    errors: { 400: ['USER_FILTER_INVALID'] },
+    responses: { 200: { description: 'The users, as an attachment (shapelab-users-YYYY-MM-DD.csv) with a header row', content: { 'text/csv': { schema: { type: 'string' } } } } },
+  },
+  'POST /api/users/bulk': {
+    tag: 'Users',
+    summary: 'Delete, make admin or remove admin for up to 500 users; each refused one (yourself, the last admin, gone) is skipped with its reason',
+  },
   'GET /api/users/:id': { tag: 'Users', summary: 'One user as support sees them: profile, sign-in methods, sessions, subscription, payments, licences, devices, coupons, Lite keys', errors: { 404: ['USER_NOT_FOUND'] } },
   'GET /api/users/:id/activity': { tag: 'Users', summary: "A user's timeline, newest first, paged (skip, take)", errors: { 404: ['USER_NOT_FOUND'] } },
 

@@ -169,6 +169,10 @@ const TEXTS = {
     notFound: 'User not found.',
     rolesChanged: 'Roles changed from User to Admin, User',
     close: 'Close',
+    columnMenu: 'Menu',
+    manageColumns: 'Manage columns',
+    showAll: 'Show/Hide All',
+    rowActions: 'Actions',
   },
   de: {
     prefix: '/de',
@@ -192,6 +196,10 @@ const TEXTS = {
     notFound: 'Benutzer nicht gefunden.',
     rolesChanged: 'Rollen geändert von Benutzer zu Admin, Benutzer',
     close: 'Schließen',
+    columnMenu: 'Menü',
+    manageColumns: 'Spalten verwalten',
+    showAll: 'Alle anzeigen/verbergen',
+    rowActions: 'Aktionen',
   },
 } as const;
 type Texts = (typeof TEXTS)[keyof typeof TEXTS];
@@ -242,6 +250,23 @@ const firstEmail = (page: Page) => cell(page, 0, 'email').textContent();
 const footer = (page: Page) => page.locator('.MuiTablePagination-displayedRows').textContent();
 const rowOf = (page: Page, email: string) => page.getByRole('row').filter({ has: page.getByRole('gridcell', { name: email, exact: true }) });
 
+/** Issue 21: a row's actions sit in its menu; opens it and picks `name`. */
+async function rowAction(page: Page, texts: Texts, email: string, name: string) {
+  await rowOf(page, email).getByRole('menuitem', { name: texts.rowActions }).click();
+  const item = page.getByRole('menu').getByRole('menuitem', { name });
+  await item.click();
+}
+
+/** Issue 21: some columns start hidden; the column menu's "Manage columns" shows them all. */
+async function showAllColumns(page: Page, texts: Texts) {
+  const header = grid(page).locator('[role="columnheader"][data-field="email"]');
+  await header.hover();
+  await header.getByRole('button', { name: texts.columnMenu }).click();
+  await page.getByRole('menuitem', { name: texts.manageColumns }).click();
+  await page.getByRole('checkbox', { name: texts.showAll }).check();
+  await page.keyboard.press('Escape');
+}
+
 async function signInAsAdmin(page: Page, texts: Texts) {
   await signIn(page, `${texts.prefix}/admin/login`, inject('adminEmail'), inject('adminPassword'), texts.signIn);
   await page.waitForURL((address) => address.pathname === `${texts.prefix}/admin/users`);
@@ -259,6 +284,7 @@ for (const language of ['en', 'de'] as const) {
     it('sorts by every column, pages, searches by email and name, and a reload keeps the view', async () => {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, texts);
+      await showAllColumns(page, texts);
       for (const header of texts.headers) await shown(page.getByRole('columnheader', { name: header }));
 
       // Search by email prefix: exactly the seeded users, found on the server.
@@ -351,7 +377,7 @@ for (const language of ['en', 'de'] as const) {
         if (route.request().method() === 'PATCH') await held;
         await route.continue();
       });
-      await rowOf(page, user.email).getByRole('menuitem', { name: texts.promote(user.email) }).click();
+      await rowAction(page, texts, user.email, texts.promote(user.email));
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: texts.confirmPromote }).click();
       await expect.poll(() => rowOf(page, user.email).locator('[data-field="isAdmin"]').textContent()).toBe(texts.yes);
@@ -360,7 +386,7 @@ for (const language of ['en', 'de'] as const) {
       await expect(listStatus(userToken)).resolves.toBe(200);
 
       // The row's history shows the change: who, what, when.
-      await rowOf(page, user.email).getByRole('menuitem', { name: texts.history(user.email) }).click();
+      await rowAction(page, texts, user.email, texts.history(user.email));
       const history = page.getByRole('dialog', { name: texts.history(user.email) });
       await shown(history.getByText(texts.rolesChanged));
       await shown(history.getByText(inject('adminEmail'), { exact: false }));
@@ -384,7 +410,7 @@ for (const language of ['en', 'de'] as const) {
         if (route.request().method() === 'DELETE') await held;
         await route.continue();
       });
-      await rowOf(page, user.email).getByRole('menuitem', { name: texts.remove(user.email) }).click();
+      await rowAction(page, texts, user.email, texts.remove(user.email));
       await page.getByRole('dialog').getByRole('button', { name: texts.confirmDelete }).click();
       await rowOf(page, user.email).waitFor({ state: 'detached', timeout: 5_000 });
       release();
@@ -407,7 +433,7 @@ for (const language of ['en', 'de'] as const) {
           ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ messageKey: 'LAST_ADMIN', message: 'refused' }) })
           : route.continue(),
       );
-      await rowOf(page, user.email).getByRole('menuitem', { name: texts.promote(user.email) }).click();
+      await rowAction(page, texts, user.email, texts.promote(user.email));
       await page.getByRole('dialog').getByRole('button', { name: texts.confirmPromote }).click();
       await shown(page.getByRole('alert').getByText(texts.lastAdmin));
       await expect.poll(() => rowOf(page, user.email).locator('[data-field="isAdmin"]').textContent()).toBe(texts.no);
@@ -427,7 +453,7 @@ describe('admin users list: refusals from the real server', () => {
 
     const elsewhere = await fetch(url(`/api/users/${user.id}`), { method: 'DELETE', headers: { Authorization: `Bearer ${adminToken}` } });
     expect(elsewhere.status).toBe(200);
-    await rowOf(page, user.email).getByRole('menuitem', { name: texts.remove(user.email) }).click();
+    await rowAction(page, texts, user.email, texts.remove(user.email));
     await page.getByRole('dialog').getByRole('button', { name: texts.confirmDelete }).click();
     await shown(page.getByRole('alert').getByText(texts.notFound));
     await rowOf(page, user.email).waitFor({ state: 'detached' });
@@ -441,8 +467,9 @@ describe('admin users list: refusals from the real server', () => {
     const email = inject('adminEmail');
     await search(page, texts, email);
     await shown(rowOf(page, email));
-    await expect(rowOf(page, email).getByRole('menuitem', { name: 'You cannot remove your own admin role' }).isDisabled()).resolves.toBe(true);
-    await expect(rowOf(page, email).getByRole('menuitem', { name: 'You cannot delete your own account' }).isDisabled()).resolves.toBe(true);
+    await rowOf(page, email).getByRole('menuitem', { name: texts.rowActions }).click();
+    await expect(page.getByRole('menu').getByRole('menuitem', { name: 'You cannot remove your own admin role' }).getAttribute('aria-disabled')).resolves.toBe('true');
+    await expect(page.getByRole('menu').getByRole('menuitem', { name: 'You cannot delete your own account' }).getAttribute('aria-disabled')).resolves.toBe('true');
     await page.context().close();
   });
 });

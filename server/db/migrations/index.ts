@@ -16,6 +16,7 @@ import { sessions } from './0013-sessions.js';
 import { jobs } from './0014-jobs.js';
 import { emailChanges } from './0015-email-changes.js';
 import { activityLog } from './0016-activity-log.js';
+import { userFilters } from './0017-user-filters.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -39,5 +40,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0014-jobs': jobs(dialect),
     '0015-email-changes': emailChanges(dialect),
     '0016-activity-log': activityLog(),
+    '0017-user-filters': userFilters(dialect),
   };
 }

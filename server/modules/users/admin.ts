@@ -1,11 +1,12 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { AdminUser, AuditEntry, ListUsersQuery, ListUsersResponse, Role, UserSortField } from '../../../contract/users.js';
+import type { AdminUser, AuditEntry, ExportUsersQuery, ListUsersQuery, ListUsersResponse, Role, UserPlan, UserSortField } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { activityOfKinds, forgetActivity, recordActivity } from '../activity/log.js';
+import { segmentsOf } from './filters.js';
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -45,6 +46,7 @@ const ROW_COLUMNS = [
   'downloaded_at',
   'last_launched_at',
   'is_admin',
+  'plan',
 ] as const;
 
 type Row = Pick<Selectable<UsersTable>, (typeof ROW_COLUMNS)[number]>;
@@ -79,6 +81,7 @@ async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<AdminUse
     downloadedAt: iso(row.downloaded_at),
     lastLaunchedAt: iso(row.last_launched_at),
     isAdmin: Number(row.is_admin) === 1,
+    plan: row.plan as UserPlan,
   }));
 }
 
@@ -104,9 +107,23 @@ function searchConditions(dialect: Dialect, term: string) {
   );
 }
 
-/** The users a search matches, as (id, created_at): a UNION of one index scan per searched column. */
-function searchMatches(db: Kysely<Database>, dialect: Dialect, term: string) {
-  const [email, firstName, lastName] = searchConditions(dialect, term).map((condition) => db.selectFrom('users').select(['id', 'created_at']).where(condition));
+/**
+ * Only the users in `segments` (the grid's filters, ./filters.ts), or everyone when null. `walk` writes the
+ * condition as `+segment` on SQLite, which keeps SQLite from answering it from the segment index: the
+ * query then walks the index of its order (each carries the segment since migration 0017) and stops at
+ * the page, instead of reading and sorting every match.
+ */
+export function inSegments<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, segments: number[] | null, dialect: Dialect, walk = false) {
+  if (!segments) return query;
+  const column = walk && dialect === 'sqlite' ? sql<number>`+segment` : sql<number>`segment`;
+  return query.where(column, 'in', segments);
+}
+
+/** The users a search matches (within the filters' segments), as (id, created_at): a UNION of one index scan per searched column. */
+function searchMatches(db: Kysely<Database>, dialect: Dialect, term: string, segments: number[] | null) {
+  const [email, firstName, lastName] = searchConditions(dialect, term).map((condition) =>
+    inSegments(db.selectFrom('users').select(['id', 'created_at']).where(condition), segments, dialect),
+  );
   if (!email || !firstName || !lastName) throw new Error('three search conditions');
   return email.union(firstName).union(lastName);
 }
@@ -116,23 +133,49 @@ function window<DB, TB extends keyof DB, O>(page: SelectQueryBuilder<DB, TB, O>,
   return query.skip !== undefined && query.take !== undefined ? page.limit(query.take).offset(query.skip) : page;
 }
 
+/** The order of a list or export: the users column and direction (newest first when no sort is asked for). */
+export function orderOf(query: ExportUsersQuery): { column: string; desc: boolean } {
+  const sortField = query.sortField && query.sortDirection ? query.sortField : null;
+  if (sortField === null) return { column: 'created_at', desc: true };
+  return { column: SORT_COLUMNS[sortField], desc: query.sortDirection?.toLowerCase() === 'desc' };
+}
+
+/**
+ * SQLite only (PostgreSQL's planner weighs this itself from its statistics): is a filtered page cheaper
+ * found by walking the order's index until the page is passed (about (skip + take) / share of matches
+ * entries, index only), or by reading every match from the segment index and sorting them (cheap for
+ * the creation date the segment index carries, a row read per match for any other order)?
+ */
+async function walkOrderIndex(db: Kysely<Database>, query: ListUsersQuery, column: string, matching: number): Promise<boolean> {
+  if (matching === 0) return false;
+  const { n } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const walked = ((query.skip ?? 0) + (query.take ?? matching)) * (Number(n) / matching);
+  const sorted = matching * (column === 'created_at' ? 1 : 8);
+  return walked <= sorted;
+}
+
 /**
  * `GET /users` (admin; spec section 7): one page in the requested order (ties by id, so pages never
- * overlap), the total, and an optional prefix search. NULLs come first ascending on both dialects.
+ * overlap), the total, an optional prefix search and the grid's filters (issue 21). NULLs come first
+ * ascending on both dialects.
  */
 export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise<ListUsersResponse> {
   const { db, dialect } = deps;
-  const matches = query.search ? searchMatches(db, dialect, query.search) : null;
-  // Every user, or the matches of the search; a plain subquery both dialects flatten into the scan.
-  const candidates = () => (matches ?? db.selectFrom('users').select(['id', 'created_at'])).as('m');
-  const direction = query.sortDirection?.toLowerCase() === 'desc' ? 'desc' : 'asc';
-  const sortField = query.sortField && query.sortDirection ? query.sortField : null;
+  const segments = segmentsOf(query);
+  if (segments?.length === 0) return { total: 0, data: [] };
+  const matches = query.search ? searchMatches(db, dialect, query.search, segments) : null;
+  // Every user (of the filters), or the matches of the search; a plain subquery both dialects flatten into the scan.
+  const candidates = () => (matches ?? inSegments(db.selectFrom('users').select(['id', 'created_at']), segments, dialect)).as('m');
+  const count = db.selectFrom(candidates()).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  const { column: orderColumn, desc } = orderOf(query);
+  // SQLite answers one statement at a time anyway: its filtered pages are planned from the count.
+  const counted = segments && !matches && dialect === 'sqlite' ? Number((await count.executeTakeFirstOrThrow()).n) : null;
+  const walk = counted === null || (await walkOrderIndex(db, query, orderColumn, counted));
   // The page is found from an index alone (ids only, so a deep offset never reads the rows it skips),
   // then its rows are read by id: a "deferred join" that keeps skip 500,000 cheap on PostgreSQL.
   let page;
-  if (sortField === null || sortField === 'createdAt') {
+  if (orderColumn === 'created_at' && (matches || !segments)) {
     // Newest first by default; a search orders its matches by the creation date its indexes carry.
-    const desc = sortField === null || direction === 'desc';
     page = window(
       db
         .selectFrom(candidates())
@@ -142,16 +185,17 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
       query,
     );
   } else {
-    const column = sql.ref(SORT_COLUMNS[sortField]);
-    const desc = direction === 'desc';
+    const ref = sql.ref(orderColumn);
+    // `+column` keeps SQLite from ordering by the column's index: it reads the matches from the segment index.
+    const column = walk || dialect === 'postgres' ? ref : sql`+${ref}`;
     let sorted = db.selectFrom('users').select('id');
     if (matches) sorted = sorted.where('id', 'in', db.selectFrom(matches.as('s')).select('s.id'));
+    else sorted = inSegments(sorted, segments, dialect, walk);
     if (dialect === 'postgres') sorted = sorted.orderBy(desc ? sql`${column} desc nulls last` : sql`${column} asc nulls first`);
     else sorted = sorted.orderBy(column, desc ? 'desc' : 'asc');
-    page = window(sorted.orderBy('id', desc ? 'desc' : 'asc'), query);
+    page = window(sorted.orderBy(walk || dialect === 'postgres' ? sql.ref('id') : sql`+id`, desc ? 'desc' : 'asc'), query);
   }
-  const count = db.selectFrom(candidates()).select((eb) => eb.fn.countAll<number | string>().as('n'));
-  const [ids, total] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+  const [ids, total] = await Promise.all([page.execute(), counted === null ? count.executeTakeFirstOrThrow() : { n: counted }]);
   const rows = ids.length
     ? await db
         .selectFrom('users')
@@ -169,6 +213,12 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
     return found ? [found] : [];
   });
   return { total: Number(total.n), data: await toAdminUsers(db, ordered) };
+}
+
+/** The search's matches within the filters, for the export's walk (null when there is no search). */
+export function searchMatchIds(deps: Pick<AdminDeps, 'db' | 'dialect'>, query: ExportUsersQuery) {
+  if (!query.search) return null;
+  return deps.db.selectFrom(searchMatches(deps.db, deps.dialect, query.search, segmentsOf(query)).as('s')).select('s.id');
 }
 
 /** One row of the grid, by id (404 when there is no such user). */

@@ -65,6 +65,8 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     google_connected: row.google_connected,
     facebook_connected: row.facebook_connected,
     is_admin: row.is_admin,
+    plan: row.plan,
+    segment: row.segment,
     roles,
     google_links: Number(row.google_links),
     facebook_links: Number(row.facebook_links),

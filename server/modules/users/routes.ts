@@ -16,6 +16,7 @@ import { activityOf } from '../activity/log.js';
 import type { Sessions } from '../auth/sessions.js';
 import { adminUserOf, auditOf, changeRoles, deleteUser, listUsers, type AdminDeps } from './admin.js';
 import { userDetail } from './detail.js';
+import { refuseInvalidQuery } from './filters.js';
 import { meOf } from './service.js';
 
 /** The current user, and the admin users list with its role changes, deletions, audit trail, and one user's detail and timeline. */
@@ -24,8 +25,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guar
     meOf(admin.db, admin.clock, currentUser(request)),
   );
 
-  app.get('/users', { onRequest: guards.admin, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } }, async (request) =>
-    listUsers(admin, request.query),
+  app.get(
+    '/users',
+    { onRequest: guards.admin, attachValidation: true, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } },
+    async (request) => {
+      refuseInvalidQuery(request);
+      return listUsers(admin, request.query);
+    },
   );
 
   app.patch(

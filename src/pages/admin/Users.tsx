@@ -1,28 +1,35 @@
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import { DataGrid } from '@mui/x-data-grid';
+import { DataGrid, GRID_CHECKBOX_SELECTION_COL_DEF, type GridRowSelectionModel } from '@mui/x-data-grid';
 import { deDE } from '@mui/x-data-grid/locales';
-import { useDelete, useGetIdentity, useUpdate, type GetListResponse, type HttpError } from '@refinedev/core';
-import { useMemo, useState } from 'react';
+import { useCustomMutation, useDelete, useGetIdentity, useInvalidate, useUpdate, type GetListResponse, type HttpError } from '@refinedev/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminUser, Me, Role } from '../../../contract/users.js';
+import { useNavigate } from 'react-router';
+import type { AdminUser, BulkUserAction, BulkUsersResponse, Me, Role } from '../../../contract/users.js';
+import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { saveFile } from '../../components/csv.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { useOnDemandRead } from '../../data/useApiAction.js';
 import type { PageProps } from '../index.js';
-import { userColumns, type UserAction } from './users/columns.js';
+import { BulkActions } from './users/BulkActions.js';
+import { HIDDEN_BY_DEFAULT, userColumns, type UserAction } from './users/columns.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
-import { useUsersGrid } from './users/useUsersGrid.js';
+import { UsersToolbar } from './users/UsersToolbar.js';
+import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
 import { PAGE_SIZES, SEARCH_MAX_LENGTH } from './users/view.js';
 
 /**
- * The grid renders rows only near the viewport but all twelve columns, even those scrolled out of view:
+ * The grid renders rows only near the viewport but all its columns, even those scrolled out of view:
  * few enough to cost little, and the manage column stays reachable by keyboard and assistive technology.
  */
 const COLUMN_BUFFER_PX = 4000;
 
 type Confirmation = { action: Exclude<UserAction, 'history'>; user: AdminUser };
 type Done = { key: 'promoted' | 'demoted' | 'deleted'; email: string };
+const NOTHING_SELECTED: GridRowSelectionModel = { type: 'include', ids: new Set() };
 
 /** The row as it looks with `roles` (the admin column follows the roles). */
 function withRoles(user: AdminUser, roles: Role[]): AdminUser {
@@ -30,16 +37,31 @@ function withRoles(user: AdminUser, roles: Role[]): AdminUser {
 }
 
 /**
- * `/admin/users` (spec sections 2 and 6): everyone's account, paged, sorted and searched on the server,
- * the view kept in the address (./users/useUsersGrid.ts). Role changes and deletions are confirmed first,
- * show at once (optimistic) and are rolled back with the server's reason when it refuses. A row's
- * history shows its audit trail.
+ * `/admin/users` (spec sections 2 and 6, issue 21): everyone's account, paged, sorted, searched and
+ * filtered on the server, the view kept in the address (./users/useUsersGrid.ts). A row opens the user's
+ * page. Role changes and deletions are confirmed first, show at once (optimistic) and are rolled back
+ * with the server's reason when it refuses. A row's history shows its audit trail. Selected rows can be
+ * changed or deleted together after one confirmation naming the count, and the list (every page) can be
+ * exported as CSV.
  */
 export default function UsersPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
-  const { language } = useLocale();
-  const { view, gridProps, searchText, setSearchText } = useUsersGrid();
+  const { language, localize } = useLocale();
+  const navigate = useNavigate();
+  const { view, show, gridProps, searchText, setSearchText } = useUsersGrid();
   const { data: me } = useGetIdentity<Me>();
+  const userPath = useCallback((user: Pick<AdminUser, 'id'>) => localize(`/admin/users/${encodeURIComponent(user.id)}`), [localize]);
+
+  // Selection belongs to the rows on screen: a new page, order, search or filter starts without one.
+  const [selection, setSelection] = useState<GridRowSelectionModel>(NOTHING_SELECTED);
+  const viewKey = JSON.stringify(view);
+  useEffect(() => setSelection(NOTHING_SELECTED), [viewKey]);
+  const selectedIds = [...selection.ids].map(String);
+  const [bulk, setBulk] = useState<BulkUserAction | null>(null);
+  const { mutate: runBulk, mutation: bulkMutation } = useCustomMutation<BulkUsersResponse, DataError>();
+  const invalidate = useInvalidate();
+  const read = useOnDemandRead();
+  const [exporting, setExporting] = useState(false);
 
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [history, setHistory] = useState<{ user: AdminUser | null; open: boolean }>({ user: null, open: false });
@@ -56,8 +78,9 @@ export default function UsersPage({ titleKey }: PageProps) {
           if (action === 'history') setHistory({ user, open: true });
           else setConfirming({ action, user });
         },
+        userPath,
       }),
-    [t, language, me?.id],
+    [t, language, me?.id, userPath],
   );
 
   const done = (key: Done['key'], email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
@@ -89,6 +112,43 @@ export default function UsersPage({ titleKey }: PageProps) {
     );
   }
 
+  function runBulkConfirmed() {
+    if (!bulk) return;
+    const action = bulk;
+    const ids = selectedIds;
+    setBulk(null);
+    runBulk(
+      {
+        url: '/users/bulk',
+        method: 'post',
+        values: { action, ids },
+        successNotification: (response) => {
+          const result = response?.data;
+          if (!result) return false;
+          const reasons = [...new Set(result.skipped.map((skip) => t(`errors.${skip.messageKey}`)))].join(' ');
+          const changed = t('pages.users.bulk.done', { count: result.done.length });
+          const left = result.skipped.length > 0 ? ` ${t('pages.users.bulk.skipped', { count: result.skipped.length, reasons })}` : '';
+          return { type: result.skipped.length > 0 ? 'error' : 'success', message: `${changed}${left}` };
+        },
+        errorNotification: refused,
+      },
+      {
+        onSettled: () => {
+          setSelection(NOTHING_SELECTED);
+          void invalidate({ resource: 'users', invalidates: ['list'] });
+        },
+      },
+    );
+  }
+
+  async function exportCsv() {
+    setExporting(true);
+    // Through the data provider (bearer token), as the other downloads: the CSV arrives as text.
+    const csv = await read<string | null>(`/users/export${exportQueryOf(view)}`);
+    if (csv !== undefined) saveFile(csv ?? '', `shapelab-users-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv;charset=utf-8');
+    setExporting(false);
+  }
+
   function runConfirmed() {
     if (!confirming) return;
     const { action, user } = confirming;
@@ -102,9 +162,10 @@ export default function UsersPage({ titleKey }: PageProps) {
       ...(language === 'de' ? deDE.components.MuiDataGrid.defaultProps.localeText : {}),
       booleanCellTrueLabel: t('pages.users.yes'),
       booleanCellFalseLabel: t('pages.users.no'),
-      noRowsLabel: t(view.search ? 'pages.users.noMatch' : 'pages.users.empty'),
+      noRowsLabel: t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty'),
+      actionsCellMore: t('pages.users.rowActions'),
     }),
-    [language, t, view.search],
+    [language, t, view.search, view.filters],
   );
   const confirmTexts = confirming && {
     title: t(`pages.users.confirm.${confirming.action}.title`, { email: confirming.user.email }),
@@ -125,6 +186,14 @@ export default function UsersPage({ titleKey }: PageProps) {
         slotProps={{ htmlInput: { maxLength: SEARCH_MAX_LENGTH } }}
         sx={{ mb: 2, width: '100%', maxWidth: 420 }}
       />
+      <UsersToolbar
+        filters={view.filters}
+        onFilter={(name, value) => show({ filters: { ...view.filters, [name]: value } })}
+        onClear={() => show({ filters: {} })}
+        onExport={() => void exportCsv()}
+        exporting={exporting}
+      />
+      <BulkActions count={selectedIds.length} busy={bulkMutation.isPending} onAction={setBulk} />
       {/* Issue 20 item 10: the grid scrolls inside its own box; minWidth 0 lets the box shrink to a phone's width. */}
       <Box sx={{ height: 'max(420px, calc(100vh - 320px))', width: '100%', minWidth: 0, overflowX: 'auto' }}>
         <DataGrid
@@ -133,6 +202,16 @@ export default function UsersPage({ titleKey }: PageProps) {
           pageSizeOptions={PAGE_SIZES}
           disableColumnFilter
           columnBufferPx={COLUMN_BUFFER_PX}
+          initialState={{ columns: { columnVisibilityModel: HIDDEN_BY_DEFAULT } }}
+          checkboxSelection
+          disableRowSelectionOnClick
+          rowSelectionModel={selection}
+          onRowSelectionModelChange={setSelection}
+          onCellClick={(params) => {
+            if (params.field === GRID_CHECKBOX_SELECTION_COL_DEF.field || params.field === 'manage') return;
+            void navigate(userPath({ id: String(params.id) }));
+          }}
+          sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
           localeText={localeText}
           aria-label={t('pages.users.tableLabel')}
         />
@@ -147,6 +226,17 @@ export default function UsersPage({ titleKey }: PageProps) {
         onConfirm={runConfirmed}
       >
         {confirmTexts?.text}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={bulk !== null}
+        title={bulk ? t(`pages.users.bulk.confirm.${bulk}.title`, { count: selectedIds.length }) : ''}
+        confirmLabel={bulk ? t(`pages.users.bulk.${bulk}`) : ''}
+        cancelLabel={t('pages.users.cancel')}
+        destructive={bulk !== 'grant-admin'}
+        onCancel={() => setBulk(null)}
+        onConfirm={runBulkConfirmed}
+      >
+        {bulk ? t(`pages.users.bulk.confirm.${bulk}.text`) : ''}
       </ConfirmDialog>
       <UserHistoryDialog
         user={history.user}

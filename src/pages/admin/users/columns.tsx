@@ -2,9 +2,11 @@ import AdminPanelSettings from '@mui/icons-material/AdminPanelSettingsOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import History from '@mui/icons-material/History';
 import RemoveModerator from '@mui/icons-material/RemoveModeratorOutlined';
-import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import Link from '@mui/material/Link';
+import { GridActionsCellItem, type GridColDef, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { TFunction } from 'i18next';
 import type { ReactElement } from 'react';
+import { Link as RouterLink } from 'react-router';
 import type { AdminUser, UserSortField } from '../../../../contract/users.js';
 import { formatDate, formatDateTime } from '../../../format/index.js';
 
@@ -17,14 +19,30 @@ export interface UserColumnsOptions {
   /** The signed-in admin: their own row cannot be demoted or deleted (the server refuses it too). */
   selfId: string | undefined;
   onAction: (action: UserAction, user: AdminUser) => void;
+  /** The address of a user's page (/{locale}/admin/users/{id}). */
+  userPath: (user: AdminUser) => string;
 }
 
 /**
- * The users table of spec section 2: first name, last name, email, verified, Google connected, Facebook
- * connected, subscribed news, registered on, downloaded, last launched, admin, manage. Every data column
- * is a sort field of the API (USER_SORT_FIELDS), so the grid sorts on the server by column name.
+ * Issue 21: the columns support reads first are shown; the rest start hidden, and the column menu
+ * (Manage columns) shows them. Hidden columns still sort on the server once shown.
  */
-export function userColumns({ t, language, selfId, onAction }: UserColumnsOptions): GridColDef<AdminUser>[] {
+export const HIDDEN_BY_DEFAULT: GridColumnVisibilityModel = {
+  googleConnected: false,
+  facebookConnected: false,
+  newsletter: false,
+  downloadedAt: false,
+  lastLaunchedAt: false,
+};
+
+/**
+ * The users table of spec section 2: first name, last name, email, verified, Google connected, Facebook
+ * connected, subscribed news, registered on, downloaded, last launched, admin, manage; and the plan
+ * (issue 21). Every data column but the plan is a sort field of the API (USER_SORT_FIELDS), so the grid
+ * sorts on the server by column name. Names and email come first and wide enough to read at 1366 px;
+ * the email links to the user's page; the row's actions sit in its menu (the last column).
+ */
+export function userColumns({ t, language, selfId, onAction, userPath }: UserColumnsOptions): GridColDef<AdminUser>[] {
   const date = (value: string) => formatDate(value, language);
   const dateTime = (value: string) => formatDateTime(value, language);
   const never = t('pages.users.never');
@@ -49,33 +67,40 @@ export function userColumns({ t, language, selfId, onAction }: UserColumnsOption
   });
 
   return [
-    text('firstName', 130, 1),
-    text('lastName', 130, 1),
-    text('email', 220, 1.6),
+    text('firstName', 120, 0.8),
+    text('lastName', 120, 0.8),
+    {
+      ...text('email', 260, 1.8),
+      renderCell: ({ row }) => (
+        <Link component={RouterLink} to={userPath(row)} underline="hover" onClick={(event) => event.stopPropagation()}>
+          {row.email}
+        </Link>
+      ),
+    },
     flag('emailVerified'),
+    flag('isAdmin', 90),
+    {
+      field: 'plan',
+      headerName: t('pages.users.columns.plan'),
+      minWidth: 130,
+      sortable: false,
+      valueFormatter: (value: AdminUser['plan']) => t(`pages.users.plans.${value}`),
+    },
+    when('createdAt', date),
     flag('googleConnected', 160),
     flag('facebookConnected', 170),
     flag('newsletter', 130),
-    when('createdAt', date),
     when('downloadedAt', date),
     when('lastLaunchedAt', dateTime),
-    flag('isAdmin'),
     {
       field: 'manage',
       type: 'actions',
       headerName: t('pages.users.columns.manage'),
-      minWidth: 140,
+      width: 90,
       getActions: ({ row }) => {
         const self = row.id === selfId;
         const item = (action: UserAction, icon: ReactElement, label: string, disabled = false) => (
-          <GridActionsCellItem
-            key={action}
-            icon={icon}
-            label={label}
-            title={label}
-            disabled={disabled}
-            onClick={() => onAction(action, row)}
-          />
+          <GridActionsCellItem key={action} icon={icon} label={label} aria-label={label} disabled={disabled} showInMenu onClick={() => onAction(action, row)} />
         );
         const roleAction = row.isAdmin
           ? item('demote', <RemoveModerator />, t(self ? 'pages.users.cannotDemoteSelf' : 'pages.users.demoteLabel', { email: row.email }), self)

@@ -3,8 +3,9 @@ import { useDataGrid } from '@refinedev/mui';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AdminUser } from '../../../../contract/users.js';
-import { searchFilter, searchOf } from '../../../../providers/dataProvider.js';
-import { changeUsersView, isSortField, readUsersView, VIEW_PARAMS, writeUsersView, type UsersView } from './view.js';
+import type { CrudFilter } from '@refinedev/core';
+import { equalsOf, LIST_FILTERS, searchFilter, searchOf } from '../../../../providers/dataProvider.js';
+import { changeUsersView, FILTER_NAMES, filterEntries, isSortField, readUsersView, VIEW_PARAMS, writeUsersView, type UsersView } from './view.js';
 import { SEARCH_DELAY_MS } from '../../../components/search.js';
 
 /**
@@ -12,7 +13,33 @@ import { SEARCH_DELAY_MS } from '../../../components/search.js';
  * view's parameters reach the query as pagination, sorters and filters already; left in the meta they
  * would make each change of the view fetch twice (once with the old query under a new key).
  */
-const VIEW_PARAMS_OUT_OF_META = Object.fromEntries(Object.values(VIEW_PARAMS).map((name) => [name, undefined]));
+const VIEW_PARAMS_OUT_OF_META = Object.fromEntries([...Object.values(VIEW_PARAMS), ...FILTER_NAMES].map((name) => [name, undefined]));
+
+/**
+ * The view's search and filters as Refine filters: the search's `startswith`, and an `eq` filter per
+ * grid filter, which the data provider sends as the API's query parameter of that name (LIST_FILTERS).
+ */
+export function crudFiltersOf(view: UsersView): CrudFilter[] {
+  const equals = filterEntries(view.filters).map(([field, value]): CrudFilter => ({ field, operator: 'eq', value }));
+  return [...(view.search ? [searchFilter(view.search)] : []), ...equals];
+}
+const filtersKey = (filters: readonly CrudFilter[]) => JSON.stringify([searchOf(filters), equalsOf(filters, LIST_FILTERS.users ?? [])]);
+
+/**
+ * `GET /users/export`'s query for the view: the same search, filters and order as the grid shows
+ * (paging left out: the export holds every match).
+ */
+export function exportQueryOf(view: UsersView): string {
+  const params = new URLSearchParams();
+  if (view.sort) {
+    params.set('sortField', view.sort.field);
+    params.set('sortDirection', view.sort.order);
+  }
+  if (view.search) params.set('search', view.search);
+  for (const [name, value] of filterEntries(view.filters)) params.set(name, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 /**
  * The users list on Refine's useDataGrid (server-side paging, sorting and search through the data
@@ -31,7 +58,7 @@ export function useUsersGrid() {
       syncWithLocation: false,
       pagination: { currentPage: view.page, pageSize: view.pageSize },
       sorters: { initial: view.sort ? [view.sort] : [] },
-      filters: { initial: view.search ? [searchFilter(view.search)] : [] },
+      filters: { initial: crudFiltersOf(view) },
       meta: VIEW_PARAMS_OUT_OF_META,
     });
 
@@ -40,7 +67,8 @@ export function useUsersGrid() {
     if (pageSize !== view.pageSize) setPageSize(view.pageSize);
     const sorter = sorters[0];
     if (sorter?.field !== view.sort?.field || sorter?.order !== view.sort?.order) setSorters(view.sort ? [view.sort] : []);
-    if (searchOf(filters) !== view.search) setFilters(view.search ? [searchFilter(view.search)] : [], 'replace');
+    const wanted = crudFiltersOf(view);
+    if (filtersKey(filters) !== filtersKey(wanted)) setFilters(wanted, 'replace');
   }, [view, currentPage, pageSize, sorters, filters, setCurrentPage, setPageSize, setSorters, setFilters]);
 
   const show = useCallback(
@@ -69,7 +97,7 @@ export function useUsersGrid() {
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize: viewPageSize }), [page, viewPageSize]);
   const sortModel = useMemo<GridSortModel>(() => (sortField && sortOrder ? [{ field: sortField, sort: sortOrder }] : []), [sortField, sortOrder]);
 
-  // The grid filters nothing itself: the search box is the list's only filter.
+  // The grid filters nothing itself: the search box and the filter bar above it send the list's filters.
   const { filterModel: _filterModel, onFilterModelChange: _onFilterModelChange, ...rest } = dataGridProps;
   const gridProps = {
     ...rest,
@@ -84,5 +112,5 @@ export function useUsersGrid() {
     },
   };
 
-  return { view, gridProps, tableQuery, searchText, setSearchText };
+  return { view, show, gridProps, tableQuery, searchText, setSearchText };
 }

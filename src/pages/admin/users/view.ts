@@ -1,7 +1,23 @@
 import { MAX_PAGE_SIZE, USER_SORT_FIELDS, type UserSortField } from '../../../../contract/users.js';
 
 /**
- * What the admin users list shows (page, page size, sort, search), kept in the address so a reload or a
+ * The grid's filters (issue 21), named as the API's query parameters (GET /users, GET /users/export) and
+ * written into the address under the same names. Listed here rather than imported from the contract's
+ * zod schema, so the grid's chunk does not load zod; tests/unit/usersView.test.ts holds the two together.
+ */
+export const FILTER_VALUES = {
+  verified: ['true', 'false'],
+  admin: ['true', 'false'],
+  newsletter: ['true', 'false'],
+  signIn: ['password', 'google', 'facebook'],
+  plan: ['free', 'trial', 'subscriber', 'licence-owner'],
+} as const;
+export type FilterName = keyof typeof FILTER_VALUES;
+export type UsersFilters = { [K in FilterName]?: (typeof FILTER_VALUES)[K][number] };
+export const FILTER_NAMES = Object.keys(FILTER_VALUES) as FilterName[];
+
+/**
+ * What the admin users list shows (page, page size, sort, search, filters), kept in the address so a reload or a
  * shared link shows the same view. Only what differs from the default is written, so the plain
  * `/admin/users` is the first page of everyone in the server's default order. (Refine's own
  * syncWithLocation writes its query unencoded, so a search such as `a+b@` would not survive a reload.)
@@ -13,15 +29,17 @@ export interface UsersView {
   sort: { field: UserSortField; order: 'asc' | 'desc' } | null;
   /** Start of an email, first name or last name; '' for everyone. */
   search: string;
+  /** The filters set (issue 21); {} for everyone. */
+  filters: UsersFilters;
 }
 
 /** The MIT DataGrid pages at most 100 rows, as the API does (MAX_PAGE_SIZE). */
 export const PAGE_SIZES = [10, 25, 50, MAX_PAGE_SIZE] as const;
-export const DEFAULT_VIEW: UsersView = { page: 1, pageSize: 25, sort: null, search: '' };
+export const DEFAULT_VIEW: UsersView = { page: 1, pageSize: 25, sort: null, search: '', filters: {} };
 /** The API refuses longer search texts. */
 export const SEARCH_MAX_LENGTH = 100;
 
-/** The address's query parameters of the view. */
+/** The address's query parameters of the view (the filters' are their names, FILTER_NAMES). */
 export const VIEW_PARAMS = { page: 'page', pageSize: 'pageSize', sort: 'sort', order: 'order', search: 'q' } as const;
 const PARAMS = VIEW_PARAMS;
 
@@ -29,6 +47,24 @@ function positiveInteger(text: string | null): number | null {
   if (text === null || !/^\d{1,9}$/.test(text)) return null;
   const value = Number(text);
   return value >= 1 ? value : null;
+}
+
+/** The filters an address sets; an unknown value is left out (the API would refuse it). */
+export function readFilters(params: URLSearchParams): UsersFilters {
+  const filters: Record<string, string> = {};
+  for (const name of FILTER_NAMES) {
+    const value = params.get(name);
+    if (value !== null && (FILTER_VALUES[name] as readonly string[]).includes(value)) filters[name] = value;
+  }
+  return filters as UsersFilters;
+}
+
+/** The filters as query parameters, in a fixed order (for the API and the address alike). */
+export function filterEntries(filters: UsersFilters): [FilterName, string][] {
+  return FILTER_NAMES.flatMap((name) => {
+    const value = filters[name];
+    return value ? [[name, value] as [FilterName, string]] : [];
+  });
 }
 
 /** A column the API sorts by (the grid's data columns are named after them). */
@@ -46,13 +82,14 @@ export function readUsersView(params: URLSearchParams): UsersView {
     pageSize: PAGE_SIZES.find((size) => size === pageSize) ?? DEFAULT_VIEW.pageSize,
     sort: isSortField(field) && (order === 'asc' || order === 'desc') ? { field, order } : null,
     search: (params.get(PARAMS.search) ?? '').trim().slice(0, SEARCH_MAX_LENGTH),
+    filters: readFilters(params),
   };
 }
 
 /** `params` with the view written into it (other parameters kept); defaults are left out. */
 export function writeUsersView(params: URLSearchParams, view: UsersView): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const name of Object.values(PARAMS)) next.delete(name);
+  for (const name of [...Object.values(PARAMS), ...FILTER_NAMES]) next.delete(name);
   if (view.page !== DEFAULT_VIEW.page) next.set(PARAMS.page, String(view.page));
   if (view.pageSize !== DEFAULT_VIEW.pageSize) next.set(PARAMS.pageSize, String(view.pageSize));
   if (view.sort) {
@@ -61,6 +98,7 @@ export function writeUsersView(params: URLSearchParams, view: UsersView): URLSea
   }
   const search = view.search.trim();
   if (search) next.set(PARAMS.search, search);
+  for (const [name, value] of filterEntries(view.filters)) next.set(name, value);
   return next;
 }
 
@@ -71,6 +109,7 @@ export function writeUsersView(params: URLSearchParams, view: UsersView): URLSea
 export function changeUsersView(view: UsersView, change: Partial<UsersView>): UsersView {
   const next = { ...view, ...change };
   const sameSort = next.sort?.field === view.sort?.field && next.sort?.order === view.sort?.order;
-  const restart = !sameSort || next.search.trim() !== view.search.trim() || next.pageSize !== view.pageSize;
+  const sameFilters = filterEntries(next.filters).join('&') === filterEntries(view.filters).join('&');
+  const restart = !sameSort || !sameFilters || next.search.trim() !== view.search.trim() || next.pageSize !== view.pageSize;
   return restart ? { ...next, page: 1 } : next;
 }

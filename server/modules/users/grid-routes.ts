@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bulkUsersRequestSchema, bulkUsersResponseSchema, exportUsersQuerySchema } from '../../../contract/users.js';
+import { currentUser, type Guards } from '../../plugins/authentication.js';
+import type { AdminDeps } from './admin.js';
+import { bulkUsers } from './bulk.js';
+import { usersCsv } from './csv-export.js';
+import { refuseInvalidQuery } from './filters.js';
+
+/**
+ * The admin users grid's tools for support work (issue 21 item 2): the CSV of the filtered list and the
+ * bulk actions on selected users. `/users/export` is a static path, which Fastify's router always
+ * prefers to the parametric `/users/:id`.
+ */
+export const usersGridRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards }> = async (app, { admin, guards }) => {
+  app.get('/users/export', { onRequest: guards.admin, attachValidation: true, schema: { querystring: exportUsersQuerySchema } }, async (request, reply) => {
+    refuseInvalidQuery(request);
+    const day = admin.clock.now().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="shapelab-users-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(usersCsv(admin, request.query));
+  });
+
+  app.post(
+    '/users/bulk',
+    { onRequest: guards.admin, schema: { body: bulkUsersRequestSchema, response: { 200: bulkUsersResponseSchema } } },
+    async (request) => bulkUsers(admin, currentUser(request).id, request.body),
+  );
+};
