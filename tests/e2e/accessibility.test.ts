@@ -9,7 +9,7 @@ import { launchBrowser, newPage, seriousViolations, shown, url } from './browser
  * critical violation. Public pages as a visitor, account pages as a user, admin pages as an admin.
  */
 let browser: Browser;
-let tokens: { user: string; admin: string } = { user: '', admin: '' };
+let tokens: { user: string; admin: string; userId: string } = { user: '', admin: '', userId: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function visit(page: Page, route: RouteEntry, prefix: string) {
-  const address = addressOf(route, prefix);
+  const address = addressOf(route, prefix, tokens);
   await page.goto(url(address));
   // Named in the failure: one test walks every route of its kind. The waits are generous: in the full suite
   // this walk runs beside the other browser files on two cores (a clean-clone run took 180 s for the user
@@ -64,7 +64,7 @@ for (const prefix of ['/en', '/de']) {
         const found: string[] = [];
         for (const route of routes) {
           await visit(page, route, prefix);
-          for (const violation of await settledViolations(page)) found.push(`${addressOf(route, prefix)}: ${violation}`);
+          for (const violation of await settledViolations(page)) found.push(`${addressOf(route, prefix, tokens)}: ${violation}`);
         }
         await context.close();
         expect(found, found.join('\n')).toEqual([]);

@@ -12,7 +12,7 @@ import { launchBrowser, newContext, shown, url } from './browser.js';
 const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
-let tokens: { user: string; admin: string } = { user: '', admin: '' };
+let tokens: { user: string; admin: string; userId: string } = { user: '', admin: '', userId: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -45,7 +45,7 @@ for (const prefix of ['/en', '/de']) {
         const page = await phonePage(kind);
         const wide: string[] = [];
         for (const route of ROUTES.filter((entry) => visitorOf(entry) === kind)) {
-          const address = addressOf(route, prefix);
+          const address = addressOf(route, prefix, tokens);
           const width = await widthOf(page, address);
           if (width > PHONE.width) wide.push(`${address}: ${width} px`);
         }
