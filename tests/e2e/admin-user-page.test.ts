@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const TEXTS = {
   en: {
-    signIn: /^Sign in$/,
+    signIn: /sign in as administrator/i,
     registered: 'Registered an account',
     verified: 'Verified the email address',
     paid: /^Paid .+ for the subscription$/,
@@ -39,7 +39,7 @@ const TEXTS = {
     notFound: 'User not found',
   },
   de: {
-    signIn: /^Anmelden$/,
+    signIn: /als administrator anmelden/i,
     registered: 'Konto registriert',
     verified: 'E-Mail-Adresse bestätigt',
     paid: /^.+ für das Abonnement bezahlt$/,
