@@ -238,12 +238,14 @@ describeEachDatabase(
       await paddle.travelTo(server(), TEST_NOW);
     });
 
-    it('two refund requests at once (a double click; the admin and the customer) refund once and log once', async () => {
+    it('four refund requests at once (double clicks; the admin and the customer) refund once and log once', async () => {
       await paddle.travelTo(server(), TEST_NOW);
       const boss = await admin(server());
       for (const second of ['admin', 'customer'] as const) {
         const user = await subscriber(server());
         const answers = await Promise.all([
+          call(server(), 'POST', `/api/users/${user.id}/subscription/cancel`, boss.token, { payload: { refund: true } }),
+          call(server(), 'POST', `/api/users/${user.id}/subscription/cancel`, boss.token, { payload: { refund: true } }),
           call(server(), 'POST', `/api/users/${user.id}/subscription/cancel`, boss.token, { payload: { refund: true } }),
           second === 'admin'
             ? call(server(), 'POST', `/api/users/${user.id}/subscription/cancel`, boss.token, { payload: { refund: true } })
@@ -252,7 +254,7 @@ describeEachDatabase(
         const statuses = answers.map((answer) => answer.statusCode).sort();
         expect(statuses[0], answers.map((answer) => answer.body).join('\n')).toBe(200);
         // The other found it done: nothing left to refund (409), or the subscription already ended (404).
-        expect([404, 409], answers.map((answer) => answer.body).join('\n')).toContain(statuses[1]);
+        for (const status of statuses.slice(1)) expect([404, 409], answers.map((answer) => answer.body).join('\n')).toContain(status);
         await paddle.settle(server());
         const refunds = await server().db.kysely.selectFrom('refunds').select(['transaction_id', 'status']).where('user_id', '=', user.id).execute();
         expect(refunds).toEqual([{ transaction_id: user.transactionId, status: 'approved' }]);
