@@ -8,8 +8,8 @@ import {
   adminSessionsEndedSchema,
   userDeviceParamsSchema,
   userTransactionParamsSchema,
-  userIdParamsSchema,
-} from '../../../contract/users.js';
+} from '../../../contract/admin-actions.js';
+import { userIdParamsSchema } from '../../../contract/users.js';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import { cancelSubscriptionOf, endSessionsOf, invoiceLinkOf, releaseDeviceOf, resendVerificationOf, type Actor, type AdminActionDeps } from './admin-actions.js';
 

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useGetIdentity, useShow } from '@refinedev/core';
+import { useGetIdentity, useOne } from '@refinedev/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -16,6 +16,7 @@ import { errorKeyOf } from '../../data/useApiAction.js';
 import { formatLongDate } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { textKeyOf, type UserAction } from './user/actions.js';
+import './user/texts.js';
 import { CouponsSection, DevicesSection, LicencesSection } from './user/LicensingSections.js';
 import { PaymentsSection } from './user/PaymentsSection.js';
 import { ProfileSection } from './user/ProfileSection.js';
@@ -45,7 +46,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   const { data: me } = useGetIdentity<Me>();
   const [confirming, setConfirming] = useState<UserAction | null>(null);
   const { run, busy } = useUserActions(detail.user);
-  const key = confirming && `pages.adminUser.actions.${textKeyOf(confirming)}`;
+  const key = confirming && `adminUser:actions.${textKeyOf(confirming)}`;
   const values = confirming ? textValues(confirming, detail.user.email) : {};
   // A cancellation's date in the reader's format.
   if (confirming?.kind === 'cancel' && !confirming.refund && confirming.endsAt) values.date = formatLongDate(confirming.endsAt, language);
@@ -54,7 +55,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   return (
     <PageCard title={detail.user.email} testId="admin-user" wide>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {name ? t('pages.adminUser.subtitle', { name }) : t('pages.adminUser.subtitleNoName')}
+        {name ? t('adminUser:subtitle', { name }) : t('adminUser:subtitleNoName')}
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
@@ -72,7 +73,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
         open={confirming !== null}
         title={key ? t(`${key}.title`, values) : ''}
         confirmLabel={key ? t(`${key}.confirm`, values) : ''}
-        cancelLabel={t('pages.adminUser.actions.keep')}
+        cancelLabel={t('adminUser:actions.keep')}
         destructive={confirming !== null && !(confirming.kind === 'roles' && confirming.roles.includes('admin')) && confirming.kind !== 'resendVerification'}
         busy={busy}
         onCancel={() => setConfirming(null)}
@@ -85,7 +86,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
 }
 
 /**
- * `/admin/users/{id}` (issue 21): one account as support needs it, Refine's show page of `users`
+ * `/admin/users/{id}` (issue 21): one account as support needs it, the show page of Refine's `users`
  * (`GET /users/{id}`): who they are, how they sign in, their sessions, subscription, payments, licences,
  * devices, coupons and Lite keys beside the timeline of everything that happened to the account, and
  * what support may do about it, each confirmed first. An unknown id says so under its own heading.
@@ -94,16 +95,17 @@ export default function UserShowPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
   const { localize } = useLocale();
   const { id } = useParams<{ id: string }>();
-  const { query, result } = useShow<AdminUserDetail, DataError>({ resource: 'users', id, errorNotification: false, liveMode: 'off' });
+  // Refine's show of the `users` record (useOne, as useShow would call it: the id comes from the address).
+  const { query, result } = useOne<AdminUserDetail, DataError>({ resource: 'users', id: id ?? '', errorNotification: false, liveMode: 'off', queryOptions: { enabled: id !== undefined } });
 
   if (query.isPending) return <FullPageSpinner />;
   if (query.isError || !result) {
     const missing = query.error?.statusCode === 404 || query.error?.statusCode === 400;
     return (
-      <PageCard title={missing ? t('pages.adminUser.notFound.title') : t(titleKey)} testId="admin-user-missing">
-        {missing ? <Typography sx={{ mb: 2 }}>{t('pages.adminUser.notFound.text')}</Typography> : <ErrorAlert messageKey={errorKeyOf(query.error)} />}
+      <PageCard title={missing ? t('adminUser:notFound.title') : t(titleKey)} testId="admin-user-missing">
+        {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={errorKeyOf(query.error)} />}
         <Button component={RouterLink} to={localize('/admin/users')} variant="contained">
-          {t('pages.adminUser.notFound.back')}
+          {t('adminUser:notFound.back')}
         </Button>
       </PageCard>
     );

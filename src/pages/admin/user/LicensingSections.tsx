@@ -14,21 +14,21 @@ export function LicencesSection({ detail }: { detail: AdminUserDetail }) {
   const { language } = useLocale();
   const { licences } = detail;
   return (
-    <Section title={t('pages.adminUser.licences.title')} testId="user-licences">
+    <Section title={t('adminUser:licences.title')} testId="user-licences">
       {licences.length === 0 ? (
-        <Empty>{t('pages.adminUser.licences.none')}</Empty>
+        <Empty>{t('adminUser:licences.none')}</Empty>
       ) : (
-        <Items label={t('pages.adminUser.licences.title')}>
+        <Items label={t('adminUser:licences.title')}>
           {licences.map((licence) => (
             <Item key={licence.id}>
               <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                {t('pages.adminUser.licences.name', { release: licence.release ?? licence.edition })} ·{' '}
-                {t(`pages.adminUser.licences.sources.${licence.source}`, { defaultValue: licence.source })}
+                {t('adminUser:licences.name', { release: licence.release ?? licence.edition })} ·{' '}
+                {t(`adminUser:licences.sources.${licence.source}`, { defaultValue: licence.source })}
               </Typography>
               <Typography variant="caption" color="text.secondary" component="p">
-                {t('pages.adminUser.licences.granted', { date: formatDate(licence.grantedAt, language) })}
-                {licence.updatesUntil && ` · ${t('pages.adminUser.licences.updatesUntil', { date: formatDate(licence.updatesUntil, language) })}`}
-                {licence.revokedAt && ` · ${t('pages.adminUser.licences.revoked', { date: formatDate(licence.revokedAt, language) })}`}
+                {t('adminUser:licences.granted', { date: formatDate(licence.grantedAt, language) })}
+                {licence.updatesUntil && ` · ${t('adminUser:licences.updatesUntil', { date: formatDate(licence.updatesUntil, language) })}`}
+                {licence.revokedAt && ` · ${t('adminUser:licences.revoked', { date: formatDate(licence.revokedAt, language) })}`}
               </Typography>
             </Item>
           ))}
@@ -44,14 +44,14 @@ export function DevicesSection({ detail, onAction }: { detail: AdminUserDetail; 
   const { language } = useLocale();
   const { seats, limit } = detail.devices;
   return (
-    <Section title={t('pages.adminUser.devices.title')} testId="user-devices">
+    <Section title={t('adminUser:devices.title')} testId="user-devices">
       <Typography variant="body2" sx={{ mb: 1 }}>
         {t('pages.deviceManager.usage', { used: seats.length, limit })}
       </Typography>
       {seats.length === 0 ? (
-        <Empty>{t('pages.adminUser.devices.none')}</Empty>
+        <Empty>{t('adminUser:devices.none')}</Empty>
       ) : (
-        <Items label={t('pages.adminUser.devices.title')}>
+        <Items label={t('adminUser:devices.title')}>
           {seats.map((seat) => (
             <Item key={seat.id} testId={`device-${seat.computerId}`}>
               <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1 }}>
@@ -60,10 +60,10 @@ export function DevicesSection({ detail, onAction }: { detail: AdminUserDetail; 
                     {seat.name}
                   </Typography>
                   <Typography variant="caption" color="text.secondary" component="p" sx={{ overflowWrap: 'anywhere' }}>
-                    {t('pages.adminUser.devices.details', {
+                    {t('adminUser:devices.details', {
                       computerId: seat.computerId,
                       activated: formatDateTime(seat.activatedAt, language),
-                      lastLogin: seat.lastLoginAt ? formatDateTime(seat.lastLoginAt, language) : t('pages.adminUser.never'),
+                      lastLogin: seat.lastLoginAt ? formatDateTime(seat.lastLoginAt, language) : t('adminUser:never'),
                     })}
                   </Typography>
                 </Box>
@@ -91,27 +91,27 @@ export function CouponsSection({ detail }: { detail: AdminUserDetail }) {
   const { language } = useLocale();
   const { coupons, accessPasses, liteKeys } = detail;
   return (
-    <Section title={t('pages.adminUser.coupons.title')} testId="user-coupons">
+    <Section title={t('adminUser:coupons.title')} testId="user-coupons">
       {coupons.length === 0 && accessPasses.length === 0 && liteKeys.length === 0 ? (
-        <Empty>{t('pages.adminUser.coupons.none')}</Empty>
+        <Empty>{t('adminUser:coupons.none')}</Empty>
       ) : (
-        <Items label={t('pages.adminUser.coupons.title')}>
+        <Items label={t('adminUser:coupons.title')}>
           {coupons.map((coupon) => (
             <Item key={`coupon-${coupon.code}`}>
-              <Typography variant="body2">{t('pages.adminUser.coupons.redeemed', { code: coupon.code, date: formatDate(coupon.redeemedAt, language) })}</Typography>
+              <Typography variant="body2">{t('adminUser:coupons.redeemed', { code: coupon.code, date: formatDate(coupon.redeemedAt, language) })}</Typography>
             </Item>
           ))}
           {accessPasses.map((pass) => (
             <Item key={`pass-${pass.code}-${pass.startsAt}`}>
               <Typography variant="body2">
-                {t('pages.adminUser.coupons.access', { code: pass.code, from: formatDate(pass.startsAt, language), until: formatDate(pass.endsAt, language) })}
+                {t('adminUser:coupons.access', { code: pass.code, from: formatDate(pass.startsAt, language), until: formatDate(pass.endsAt, language) })}
               </Typography>
             </Item>
           ))}
           {liteKeys.map((key) => (
             <Item key={`lite-${key.key}`}>
               <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                {t('pages.adminUser.coupons.liteKey', { key: key.key, channel: key.channel, date: key.claimedAt ? formatDate(key.claimedAt, language) : '—' })}
+                {t('adminUser:coupons.liteKey', { key: key.key, channel: key.channel, date: key.claimedAt ? formatDate(key.claimedAt, language) : '—' })}
               </Typography>
             </Item>
           ))}

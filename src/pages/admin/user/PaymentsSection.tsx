@@ -19,13 +19,13 @@ export function PaymentsSection({ detail }: { detail: AdminUserDetail }) {
   const { language } = useLocale();
   const openInvoice = useOpenInvoice();
   const { transactions } = detail;
-  const what = (payment: Payment) => t(payment.subscriptionId ? 'pages.adminUser.payments.subscription' : 'pages.adminUser.payments.oneOff');
+  const what = (payment: Payment) => t(payment.subscriptionId ? 'adminUser:payments.subscription' : 'adminUser:payments.oneOff');
   return (
-    <Section title={t('pages.adminUser.payments.title')} testId="user-payments">
+    <Section title={t('adminUser:payments.title')} testId="user-payments">
       {transactions.length === 0 ? (
-        <Empty>{t('pages.adminUser.payments.none')}</Empty>
+        <Empty>{t('adminUser:payments.none')}</Empty>
       ) : (
-        <Items label={t('pages.adminUser.payments.title')}>
+        <Items label={t('adminUser:payments.title')}>
           {transactions.map((payment) => (
             <Item key={payment.id} testId={`payment-${payment.id}`}>
               <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1 }}>
@@ -34,9 +34,9 @@ export function PaymentsSection({ detail }: { detail: AdminUserDetail }) {
                     {formatPrice(payment.total.amount, payment.total.currencyCode, language)} · {what(payment)}
                   </Typography>
                   <Typography variant="caption" color="text.secondary" component="p" sx={{ overflowWrap: 'anywhere' }}>
-                    {payment.billedAt ? formatDateTime(payment.billedAt, language) : '—'} · {t(`pages.adminUser.payments.statuses.${payment.status}`, { defaultValue: payment.status })}
+                    {payment.billedAt ? formatDateTime(payment.billedAt, language) : '—'} · {t(`adminUser:payments.statuses.${payment.status}`, { defaultValue: payment.status })}
                     {payment.refundStatus && (
-                      <span data-testid="payment-refund"> · {t(`pages.adminUser.payments.refunds.${payment.refundStatus}`, { defaultValue: payment.refundStatus })}</span>
+                      <span data-testid="payment-refund"> · {t(`adminUser:payments.refunds.${payment.refundStatus}`, { defaultValue: payment.refundStatus })}</span>
                     )}
                     {` · ${payment.id}`}
                   </Typography>
@@ -44,10 +44,10 @@ export function PaymentsSection({ detail }: { detail: AdminUserDetail }) {
                 {INVOICED.has(payment.status) && payment.total.amount > 0 && (
                   <Button
                     size="small"
-                    aria-label={t('pages.adminUser.payments.invoiceOf', { id: payment.id })}
+                    aria-label={t('adminUser:payments.invoiceOf', { id: payment.id })}
                     onClick={() => void openInvoice(`/users/${encodeURIComponent(detail.user.id)}/transactions/${encodeURIComponent(payment.id)}/invoice`)}
                   >
-                    {t('pages.adminUser.payments.invoice')}
+                    {t('adminUser:payments.invoice')}
                   </Button>
                 )}
               </Box>

@@ -13,33 +13,33 @@ export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUser
   const { t } = useTranslation();
   const { language } = useLocale();
   const { user, signInMethods } = detail;
-  const when = (iso: string | null) => (iso ? formatDateTime(iso, language) : t('pages.adminUser.never'));
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, language) : t('adminUser:never'));
   const yesNo = (value: boolean) => t(value ? 'pages.users.yes' : 'pages.users.no');
   const isAdmin = user.roles.includes('admin');
   const methods = (['password', 'google', 'facebook'] as const).filter((method) => signInMethods[method]);
 
   return (
-    <Section title={t('pages.adminUser.profile.title')} testId="user-profile">
+    <Section title={t('adminUser:profile.title')} testId="user-profile">
       <Facts
         items={[
-          [t('pages.adminUser.profile.name'), [user.firstName, user.lastName].filter(Boolean).join(' ') || '—'],
-          [t('pages.adminUser.profile.email'), user.email],
+          [t('adminUser:profile.name'), [user.firstName, user.lastName].filter(Boolean).join(' ') || '—'],
+          [t('adminUser:profile.email'), user.email],
           [t('pages.users.userId'), <span style={{ fontFamily: 'monospace' }}>{user.id}</span>],
           [
-            t('pages.adminUser.profile.verification'),
-            user.emailVerifiedAt ? t('pages.adminUser.profile.verifiedOn', { date: when(user.emailVerifiedAt) }) : t('pages.adminUser.profile.unverified'),
+            t('adminUser:profile.verification'),
+            user.emailVerifiedAt ? t('adminUser:profile.verifiedOn', { date: when(user.emailVerifiedAt) }) : t('adminUser:profile.unverified'),
           ],
-          [t('pages.adminUser.profile.registered'), when(user.createdAt)],
-          [t('pages.adminUser.profile.source'), user.signupSource ? t(`pages.adminUser.sources.${user.signupSource}`, { defaultValue: user.signupSource }) : '—'],
-          [t('pages.adminUser.profile.phone'), user.phone ?? '—'],
-          [t('pages.adminUser.profile.country'), user.country ?? '—'],
-          [t('pages.adminUser.profile.language'), t(`languages.${user.language}`)],
-          [t('pages.adminUser.profile.newsletter'), yesNo(user.newsletter)],
-          [t('pages.adminUser.profile.downloaded'), when(user.downloadedAt)],
-          [t('pages.adminUser.profile.lastLaunched'), when(user.lastLaunchedAt)],
+          [t('adminUser:profile.registered'), when(user.createdAt)],
+          [t('adminUser:profile.source'), user.signupSource ? t(`adminUser:sources.${user.signupSource}`, { defaultValue: user.signupSource }) : '—'],
+          [t('adminUser:profile.phone'), user.phone ?? '—'],
+          [t('adminUser:profile.country'), user.country ?? '—'],
+          [t('adminUser:profile.language'), t(`languages.${user.language}`)],
+          [t('adminUser:profile.newsletter'), yesNo(user.newsletter)],
+          [t('adminUser:profile.downloaded'), when(user.downloadedAt)],
+          [t('adminUser:profile.lastLaunched'), when(user.lastLaunchedAt)],
           [
-            t('pages.adminUser.profile.signInMethods'),
-            methods.length > 0 ? methods.map((method) => t(`pages.adminUser.methods.${method}`)).join(', ') : t('pages.adminUser.profile.noSignInMethod'),
+            t('adminUser:profile.signInMethods'),
+            methods.length > 0 ? methods.map((method) => t(`adminUser:methods.${method}`)).join(', ') : t('adminUser:profile.noSignInMethod'),
           ],
           [
             t('pages.users.rolesLabel'),
@@ -54,19 +54,19 @@ export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUser
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
         {!user.emailVerified && (
           <Button variant="outlined" size="small" onClick={() => onAction({ kind: 'resendVerification' })}>
-            {t('pages.adminUser.actions.resendVerification.button')}
+            {t('adminUser:actions.resendVerification.button')}
           </Button>
         )}
         {isAdmin ? (
           // The server refuses both as well (CANNOT_MODIFY_SELF, LAST_ADMIN); one's own role is not offered.
           user.id !== selfId && (
             <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'roles', roles: ['user'] })}>
-              {t('pages.adminUser.actions.demote.button')}
+              {t('adminUser:actions.demote.button')}
             </Button>
           )
         ) : (
           <Button variant="outlined" size="small" onClick={() => onAction({ kind: 'roles', roles: ['user', 'admin'] })}>
-            {t('pages.adminUser.actions.promote.button')}
+            {t('adminUser:actions.promote.button')}
           </Button>
         )}
       </Stack>

@@ -14,28 +14,28 @@ export function SessionsSection({ detail, onAction }: { detail: AdminUserDetail;
   const { sessions } = detail;
   return (
     <Section
-      title={t('pages.adminUser.sessions.title', { count: sessions.length })}
+      title={t('adminUser:sessions.title', { count: sessions.length })}
       testId="user-sessions"
       actions={
         sessions.length > 0 && (
           <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'endSessions', count: sessions.length })}>
-            {t('pages.adminUser.actions.endSessions.button')}
+            {t('adminUser:actions.endSessions.button')}
           </Button>
         )
       }
     >
       {sessions.length === 0 ? (
-        <Empty>{t('pages.adminUser.sessions.empty')}</Empty>
+        <Empty>{t('adminUser:sessions.empty')}</Empty>
       ) : (
-        <Items label={t('pages.adminUser.sessions.title', { count: sessions.length })}>
+        <Items label={t('adminUser:sessions.title', { count: sessions.length })}>
           {sessions.map((session) => (
             <Item key={session.id}>
               <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                {[session.browser, session.os].filter(Boolean).join(', ') || t('pages.adminUser.sessions.unknownClient')}
+                {[session.browser, session.os].filter(Boolean).join(', ') || t('adminUser:sessions.unknownClient')}
                 {session.address && ` · ${session.address}`}
               </Typography>
               <Typography variant="caption" color="text.secondary" component="p">
-                {t('pages.adminUser.sessions.times', {
+                {t('adminUser:sessions.times', {
                   signedIn: formatDateTime(session.createdAt, language),
                   active: formatDateTime(session.lastActiveAt, language),
                   expires: formatDateTime(session.expiresAt, language),

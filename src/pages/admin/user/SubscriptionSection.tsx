@@ -24,8 +24,8 @@ export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDet
   const when = (iso: string | null | undefined) => (iso ? formatDateTime(iso, language) : '—');
   if (!subscription) {
     return (
-      <Section title={t('pages.adminUser.subscription.title')} testId="user-subscription">
-        <Empty>{t('pages.adminUser.subscription.none')}</Empty>
+      <Section title={t('adminUser:subscription.title')} testId="user-subscription">
+        <Empty>{t('adminUser:subscription.none')}</Empty>
       </Section>
     );
   }
@@ -35,19 +35,19 @@ export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDet
   const endsAt = subscription.scheduledChange?.effectiveAt ?? subscription.currentPeriod?.endsAt ?? null;
   return (
     <Section
-      title={t('pages.adminUser.subscription.title')}
+      title={t('adminUser:subscription.title')}
       testId="user-subscription"
       actions={
         live && (
           <>
             {state !== 'cancelling' && (
               <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: false, endsAt })}>
-                {t('pages.adminUser.actions.cancel.button')}
+                {t('adminUser:actions.cancel.button')}
               </Button>
             )}
             {refund && (
               <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: true, amount: refund })}>
-                {t('pages.adminUser.actions.refund.button', { amount: refund })}
+                {t('adminUser:actions.refund.button', { amount: refund })}
               </Button>
             )}
           </>
@@ -58,16 +58,16 @@ export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDet
         items={[
           [t('pages.subscription.status'), t(`pages.subscription.statuses.${state}`, { defaultValue: state })],
           [t('pages.subscription.plan'), subscription.interval === 'year' ? t('pages.subscription.yearly') : t('pages.subscription.monthly')],
-          [t('pages.adminUser.subscription.nextCharge'), live && subscription.nextBilledAt ? when(subscription.nextBilledAt) : '—'],
-          [t('pages.adminUser.subscription.period'), subscription.currentPeriod ? `${when(subscription.currentPeriod.startsAt)} – ${when(subscription.currentPeriod.endsAt)}` : '—'],
+          [t('adminUser:subscription.nextCharge'), live && subscription.nextBilledAt ? when(subscription.nextBilledAt) : '—'],
+          [t('adminUser:subscription.period'), subscription.currentPeriod ? `${when(subscription.currentPeriod.startsAt)} – ${when(subscription.currentPeriod.endsAt)}` : '—'],
           ...(subscription.trialEndsAt ? ([[t('pages.subscription.trialEnds'), when(subscription.trialEndsAt)]] as [string, string][]) : []),
           ...(state === 'cancelling' ? ([[t('pages.subscription.activeUntil'), when(subscription.scheduledChange?.effectiveAt)]] as [string, string][]) : []),
-          ...(subscription.canceledAt ? ([[t('pages.adminUser.subscription.canceledAt'), when(subscription.canceledAt)]] as [string, string][]) : []),
+          ...(subscription.canceledAt ? ([[t('adminUser:subscription.canceledAt'), when(subscription.canceledAt)]] as [string, string][]) : []),
           [
-            t('pages.adminUser.subscription.refund'),
-            subscription.refund && refund ? t('pages.adminUser.subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) }) : t('pages.adminUser.subscription.noRefund'),
+            t('adminUser:subscription.refund'),
+            subscription.refund && refund ? t('adminUser:subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) }) : t('adminUser:subscription.noRefund'),
           ],
-          [t('pages.adminUser.subscription.id'), subscription.id],
+          [t('adminUser:subscription.id'), subscription.id],
         ]}
       />
     </Section>

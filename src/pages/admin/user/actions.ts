@@ -27,7 +27,7 @@ export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'r
   }
 }
 
-/** The locale key of an action's texts under pages.adminUser.actions. */
+/** The locale key of an action's texts under `adminUser:actions`. */
 export function textKeyOf(action: UserAction): string {
   if (action.kind === 'cancel') return action.refund ? 'refund' : 'cancel';
   if (action.kind === 'roles') return action.roles.includes('admin') ? 'promote' : 'demote';

@@ -6,7 +6,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const strings = (value: unknown): string[] | null => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : null);
 
-const K = 'pages.adminUser.timeline.events';
+const K = 'adminUser:timeline.events';
 
 /**
  * One timeline entry as a sentence in the reader's language (issue 21): what happened, with what the
@@ -20,7 +20,7 @@ export function describeEntry(t: TFunction, entry: ActivityEntry, language: stri
     const currency = text(d.currencyCode);
     return amount !== null && currency ? formatPrice(amount, currency, language) : null;
   };
-  const method = (value: unknown) => t(`pages.adminUser.methods.${text(value) ?? 'unknown'}`, { defaultValue: text(value) ?? '' });
+  const method = (value: unknown) => t(`adminUser:methods.${text(value) ?? 'unknown'}`, { defaultValue: text(value) ?? '' });
   const roles = (value: unknown) => strings(value)?.map((role) => t(`pages.users.roles.${role}`, { defaultValue: role })).join(', ') ?? null;
   switch (entry.kind) {
     case 'account.registered':

@@ -27,7 +27,7 @@ export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
   const run = useCallback(
     (action: UserAction, onDone: () => void) => {
       const key = textKeyOf(action);
-      const successNotification = () => ({ type: 'success' as const, message: t(`pages.adminUser.actions.${key}.done`, { email: user.email }) });
+      const successNotification = () => ({ type: 'success' as const, message: t(`adminUser:actions.${key}.done`, { email: user.email }) });
       const errorNotification = (error?: HttpError | DataError) => ({ type: 'error' as const, message: error?.message || t('errors.DEFAULT') });
       const onSettled = () => {
         refresh();
