@@ -7,6 +7,7 @@ import { z } from 'zod';
 export const ACTIVITY_KINDS = [
   'account.registered',
   'email.verified',
+  'verification.resent',
   'email.changed',
   'session.signed_in',
   'sessions.ended',

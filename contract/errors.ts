@@ -91,6 +91,10 @@ export const MESSAGE_KEYS = [
   'EMAIL_UNCHANGED',
   /** Issue 20 item 8: a verification link that matches nothing (made up, or cut short). */
   'VERIFICATION_LINK_INVALID',
+  /** Issue 21: an admin's resend of the verification mail to an account that is verified already. */
+  'USER_ALREADY_VERIFIED',
+  /** Issue 21: an admin's release of a device that is not (or no longer) one of the user's. */
+  'DEVICE_NOT_FOUND',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
 ] as const;

@@ -44,6 +44,7 @@ import { BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob } from './modules/use
 import { UsersRepo } from './modules/users/repo.js';
 import { usersGridRoutes } from './modules/users/grid-routes.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { adminActionRoutes } from './modules/users/admin-action-routes.js';
 import { EmailChangesRepo, VerificationsRepo } from './modules/users/verifications.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
@@ -198,6 +199,11 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
       registerAnalyticsJobs(jobs, licensing);
       await api.register(deviceRoutes, { deps: licensing, guards });
+      // The admin user page's actions: the customer's own services, acted by an admin.
+      await api.register(adminActionRoutes, {
+        deps: { db: db.kysely, sessions, registration, billing: { db: db.kysely, paddle, clock, refunds }, devices: licensing },
+        guards,
+      });
       await api.register(couponRoutes, { deps: licensing, guards });
       await api.register(liteKeyRoutes, { deps: licensing, guards });
       await api.register(releaseRoutes, { deps: licensing, guards });

@@ -14,14 +14,21 @@ export function messageText(messageKey: string): string {
   return i18n.t(`errors.${messageKey}`, { defaultValue: i18n.t('errors.DEFAULT') });
 }
 
+/** A screen of one record (`.../:id`): the resource's show page. */
+const isShowPath = (path: string) => path.endsWith('/:id');
+
 /**
  * Refine's resources, from the route table: each resource with the path of the screen that lists it
- * (the menu's entry, when it has one) and the access it needs.
+ * (the menu's entry, when it has one), the screen that shows one of its records (a path ending in
+ * `/:id`, so useShow reads the id from the address and useNavigation's `show` builds it), and the
+ * access it needs.
  */
 export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceName[]).map((name) => {
   const screens = ROUTES.filter((route) => route.layout === 'account' && route.resource === name);
-  const screen = screens.find((route) => route.menu) ?? screens[0];
-  return { name, ...(screen ? { list: `/${screen.path}` } : {}), meta: { access: RESOURCES[name] } };
+  const lists = screens.filter((route) => !isShowPath(route.path));
+  const list = lists.find((route) => route.menu) ?? lists[0];
+  const show = screens.find((route) => isShowPath(route.path));
+  return { name, ...(list ? { list: `/${list.path}` } : {}), ...(show ? { show: `/${show.path}` } : {}), meta: { access: RESOURCES[name] } };
 });
 
 /**

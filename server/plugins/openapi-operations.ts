@@ -220,6 +220,32 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   },
   'GET /api/users/:id': { tag: 'Users', summary: 'One user as support sees them: profile, sign-in methods, sessions, subscription, payments, licences, devices, coupons, Lite keys', errors: { 404: ['USER_NOT_FOUND'] } },
   'GET /api/users/:id/activity': { tag: 'Users', summary: "A user's timeline, newest first, paged (skip, take)", errors: { 404: ['USER_NOT_FOUND'] } },
+  // Admin: the user page's actions (issue 21), each the customer's own rules, logged with the admin as actor.
+  'POST /api/users/:id/sessions/end': {
+    tag: 'Users',
+    summary: "End every session of a user: their tokens are refused from the next request (an admin's own page keeps the admin's current session)",
+    errors: { 404: ['USER_NOT_FOUND'] },
+  },
+  'POST /api/users/:id/verification/resend': {
+    tag: 'Users',
+    summary: "Mail an unverified user a new verification code and link (the public resend's limit per address)",
+    errors: { 404: ['USER_NOT_FOUND'], 409: ['USER_ALREADY_VERIFIED'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  'POST /api/users/:id/subscription/cancel': {
+    tag: 'Users',
+    summary: "Cancel a user's subscription at the period end, or at once with a refund within the customer's refund window",
+    errors: { 404: ['USER_NOT_FOUND', 'SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/users/:id/devices/:deviceId/release': {
+    tag: 'Users',
+    summary: "Release one of a user's devices: its seat is free and its device token stops working at once",
+    errors: { 404: ['USER_NOT_FOUND', 'DEVICE_NOT_FOUND'] },
+  },
+  'GET /api/users/:id/transactions/:transactionId/invoice': {
+    tag: 'Users',
+    summary: "The invoice PDF of one of a user's payments: the payment provider's short-lived link",
+    errors: { 404: ['USER_NOT_FOUND', 'INVOICE_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN },
+  },
 
   // Billing
   'GET /api/paddle/config': { tag: 'Billing', summary: "The payment provider's client settings for Paddle.js" },

@@ -24,6 +24,7 @@ export const ACCOUNT_PAGES: PageLoaders<AccountPageName> = {
   perpetualProducts: () => import('./checkout/PerpetualProducts.js'),
   shapelabLite: () => import('./admin/ShapelabLite.js'),
   users: () => import('./admin/Users.js'),
+  userShow: () => import('./admin/UserShow.js'),
   analytics: () => import('./admin/Analytics.js'),
   cohort: () => import('./admin/Cohort.js'),
   jobs: () => import('./admin/Jobs.js'),

@@ -40,6 +40,7 @@ export const PAGE_MODULES = {
   perpetualProducts: 'checkout/PerpetualProducts',
   shapelabLite: 'admin/ShapelabLite',
   users: 'admin/Users',
+  userShow: 'admin/UserShow',
   analytics: 'admin/Analytics',
   cohort: 'admin/Cohort',
   jobs: 'admin/Jobs',
@@ -178,6 +179,8 @@ export const ROUTES: RouteEntry[] = [
   account('admin/analytics', 'analytics', 'analytics', 'admin'),
   account('admin/cohort', 'cohort', 'cohorts', 'admin'),
   account('admin/users', 'users', 'users', 'admin'),
+  // Issue 21: one user as support sees them (Refine's show page of `users`).
+  account('admin/users/:id', 'userShow', 'users'),
   account('admin/shapelab-lite', 'shapelabLite', 'lite-keys', 'admin'),
   account('admin/jobs', 'jobs', 'jobs', 'admin'),
   account('admin/analytics/steam', 'analytics', 'analytics-steam', 'storeAnalytics', 'steamAnalytics'),

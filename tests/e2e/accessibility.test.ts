@@ -11,7 +11,7 @@ import { launchBrowser, newPage, shown, url } from './browser.js';
 describeRouteWalk('/en');
 
 let browser: Browser;
-let tokens: { user: string; admin: string } = { user: '', admin: '' };
+let tokens: { user: string; admin: string; userId: string } = { user: '', admin: '', userId: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();

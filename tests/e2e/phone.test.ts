@@ -10,7 +10,7 @@ import { launchBrowser, newContext, shown, url } from './browser.js';
  */
 
 let browser: Browser;
-let tokens: { user: string; admin: string } = { user: '', admin: '' };
+let tokens: { user: string; admin: string; userId: string } = { user: '', admin: '', userId: '' };
 
 beforeAll(async () => {
   browser = await launchBrowser();

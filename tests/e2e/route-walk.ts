@@ -16,9 +16,16 @@ export function visitorOf(route: RouteEntry): Visitor {
   return 'visitor';
 }
 
-/** The address of a route pattern under a locale prefix ('/en', '/de'). */
-export function addressOf(route: RouteEntry, prefix: string): string {
+/** An id no account has: a record page walked without a real one shows its "not found" page. */
+export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The address of a route pattern under a locale prefix ('/en', '/de'). A record's `:id` is the walk's
+ * own user when given (the admin user page shows a real account), else an id that matches nothing.
+ */
+export function addressOf(route: RouteEntry, prefix: string, subject: { userId?: string } = {}): string {
   const path = `/${route.path}`
+    .replace(':id', subject.userId ?? NO_SUCH_ID)
     .replace(':type', 'subscription')
     .replace(':tab', 'login')
     .replace(':priceId?', 'pri_monthly')
@@ -36,12 +43,15 @@ async function accessToken(email: string, password: string, admin: boolean): Pro
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-/** The access tokens a walk signs in with: a fresh verified user's and the seeded admin's. */
-export async function walkTokens(): Promise<{ user: string; admin: string }> {
+/** The access tokens a walk signs in with: a fresh verified user's and the seeded admin's, and the user's id. */
+export async function walkTokens(): Promise<{ user: string; admin: string; userId: string }> {
   const user = await createVerifiedUser();
+  const token = await accessToken(user.email, user.password, false);
+  const me = await fetch(url('/api/users/me'), { headers: { Authorization: `Bearer ${token}` } });
   return {
-    user: await accessToken(user.email, user.password, false),
+    user: token,
     admin: await accessToken(inject('adminEmail'), inject('adminPassword'), true),
+    userId: ((await me.json()) as { id: string }).id,
   };
 }
 
@@ -112,7 +122,7 @@ async function phoneWidth(page: Page): Promise<number> {
  */
 export function describeRouteWalk(prefix: string): void {
   let browser: Browser;
-  let tokens: { user: string; admin: string } = { user: '', admin: '' };
+  let tokens: { user: string; admin: string; userId: string } = { user: '', admin: '', userId: '' };
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -136,7 +146,7 @@ export function describeRouteWalk(prefix: string): void {
         const violations: string[] = [];
         const wide: string[] = [];
         for (const route of routes) {
-          const address = addressOf(route, prefix);
+          const address = addressOf(route, prefix, tokens);
           await visit(page, address);
           for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
           const width = await phoneWidth(page);

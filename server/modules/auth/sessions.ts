@@ -25,7 +25,7 @@ export interface SessionClient {
 }
 
 /** Why a session ended; also what a stream listening on it is told. */
-export type EndReason = 'signed-out' | 'ended-by-user' | 'password-changed' | 'account-deleted';
+export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted';
 
 /** Told when sessions end, so open event streams of those sessions close at once. */
 export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => void;
@@ -124,12 +124,15 @@ export class Sessions {
     return ended.length > 0;
   }
 
-  /** Ends every live session of the user but `keep` (null: all of them); returns how many ended. */
-  async endAllExcept(userId: string, keep: string | null, reason: EndReason): Promise<number> {
-    return (await this.endWhere(userId, reason, null, keep)).length;
+  /**
+   * Ends every live session of the user but `keep` (null: all of them); returns how many ended.
+   * `actorId` names the admin who ended them ('ended-by-admin'), for the account's timeline.
+   */
+  async endAllExcept(userId: string, keep: string | null, reason: EndReason, actorId: string | null = null): Promise<number> {
+    return (await this.endWhere(userId, reason, null, keep, actorId)).length;
   }
 
-  private async endWhere(userId: string, reason: EndReason, only: string | null, except: string | null): Promise<string[]> {
+  private async endWhere(userId: string, reason: EndReason, only: string | null, except: string | null, actorId: string | null = null): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const ended = await this.db.transaction().execute(async (trx) => {
       let query = trx.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
@@ -139,7 +142,9 @@ export class Sessions {
       if (ids.length === 0) return ids;
       await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('session_id', 'in', ids).where('revoked_at', 'is', null).execute();
       // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
-      if (reason === 'ended-by-user') await recordActivity(trx, { userId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
+      if (reason === 'ended-by-user' || reason === 'ended-by-admin') {
+        await recordActivity(trx, { userId, actorId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
+      }
       return ids;
     });
     if (ended.length === 0) return ended;

@@ -22,7 +22,7 @@ export interface ActionDeps {
   refunds: RefundRunner;
 }
 
-async function current(deps: ActionDeps, user: UserWithRoles): Promise<Subscription> {
+async function current(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>): Promise<Subscription> {
   const subscription = await subscriptionOf(deps.db, user.id, deps.clock.now());
   if (!subscription) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   return subscription;
@@ -46,16 +46,24 @@ function assertNotLocked(subscription: Subscription, now: Date): void {
  * With `refund`, within 14 days of the first payment (spec section 9): it ends now and every payment is
  * refunded in full. The refunds are recorded first (with the audit entry, in one transaction), then the
  * refund runner cancels at Paddle and refunds at once; a failure there is retried, never forgotten.
+ * The customer's own cancel and an admin's from the user page (issue 21, `actorId` the admin) are this
+ * one function: the same window, the same lock, the same refunds.
  */
-export async function cancelSubscription(deps: ActionDeps, user: UserWithRoles, options: { refund?: boolean } = {}): Promise<Subscription> {
+export async function cancelSubscription(
+  deps: ActionDeps,
+  user: Pick<UserWithRoles, 'id'>,
+  options: { refund?: boolean; actorId?: string } = {},
+): Promise<Subscription> {
   const subscription = await current(deps, user);
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  if (options.refund) return cancelWithRefund(deps, user, subscription);
+  const actorId = options.actorId ?? null;
+  if (options.refund) return cancelWithRefund(deps, user, subscription, actorId);
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
   await rememberSubscription(deps.db, updated);
   await recordActivity(deps.db, {
     userId: user.id,
+    actorId,
     kind: 'subscription.cancelled',
     details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? null },
     at: deps.clock.now(),
@@ -63,7 +71,7 @@ export async function cancelSubscription(deps: ActionDeps, user: UserWithRoles, 
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
-async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscription: Subscription): Promise<Subscription> {
+async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>, subscription: Subscription, actorId: string | null): Promise<Subscription> {
   const now = deps.clock.now();
   const recorded = await deps.db.transaction().execute(async (trx) => {
     // Read again inside the transaction: a second click (or tab) finds the refunds recorded already.
@@ -90,14 +98,17 @@ async function cancelWithRefund(deps: ActionDeps, user: UserWithRoles, subscript
       }, { heldForRequest: true });
       if (added) ids.push(payment.id);
     }
+    // Two requests at once (a double click, the customer and an admin) on PostgreSQL both read the offer;
+    // the unique refund per payment lets one record them, and the other finds nothing left to refund.
+    if (ids.length === 0) throw new AppError('REFUND_WINDOW_CLOSED', 409);
     await auditPurchase(trx, {
-      actorId: user.id,
+      actorId: actorId ?? user.id,
       targetId: user.id,
       action: 'purchase.refunded',
       details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
       at: now.toISOString(),
     });
-    await recordActivity(trx, { userId: user.id, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString() }, at: now });
+    await recordActivity(trx, { userId: user.id, actorId, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString() }, at: now });
     return trx.selectFrom('refunds').select('id').where('transaction_id', 'in', ids.length > 0 ? ids : ['']).execute();
   });
   for (const { id } of recorded) await deps.refunds.refundNow(id);

@@ -125,12 +125,15 @@ function channelOf(entitlement: Entitlement): string {
   return 'direct';
 }
 
-/** `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. */
-export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string): Promise<{ released: true }> {
+/**
+ * `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. Also an admin's
+ * release from the user page (issue 21), with `actorId` the admin.
+ */
+export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string, actorId: string | null = null): Promise<{ released: true }> {
   const released = await deps.db.deleteFrom('seats').where('id', '=', seatId).where('user_id', '=', userId).returning(['name', 'computer_id']).executeTakeFirst();
   // Another user's seat and no seat at all answer the same: nothing about other accounts leaks.
   if (!released) throw new AppError('SEAT_NOT_FOUND', 404);
-  await recordActivity(deps.db, { userId, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
+  await recordActivity(deps.db, { userId, actorId, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
   deps.bus.publish(userId, { type: 'seat', id: seatId });
   return { released: true };
 }

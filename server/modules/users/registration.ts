@@ -20,6 +20,7 @@ export { MAX_CODE_ATTEMPTS } from './verifications.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { couponProblem, redeemInTransaction } from '../coupons/service.js';
+import { recordActivity } from '../activity/log.js';
 
 const COUPON_STATUS = { COUPON_INVALID: 422, COUPON_EXPIRED: 410, COUPON_USED_UP: 409 } as const;
 
@@ -186,6 +187,25 @@ export async function resendVerification(deps: RegistrationDeps, email: string, 
   await deps.throttle.hit(`resend:${email}`, RESEND);
   // The same job for every address, looked up after the answer, so a registered address takes no longer.
   await deps.jobs.add({ kind: VERIFICATION_RESEND_JOB, payload: { email, withCode } });
+  return { sent: true };
+}
+
+/**
+ * An admin's resend from the user page (issue 21): only for an unverified account (a verified one answers
+ * USER_ALREADY_VERIFIED), counted against the same limit as the public resend of that address, so support
+ * cannot flood a mailbox the throttle protects. A new code and link replace the pending ones and their
+ * mail is queued with the timeline's entry, in one transaction.
+ */
+export async function resendVerificationFor(deps: RegistrationDeps, actorId: string, userId: string): Promise<{ sent: true }> {
+  const user = await deps.users.findById(userId);
+  if (!user) throw new AppError('USER_NOT_FOUND', 404);
+  if (user.email_verified_at !== null) throw new AppError('USER_ALREADY_VERIFIED', 409);
+  await deps.throttle.hit(`resend:${user.email}`, RESEND);
+  await deps.db.transaction().execute(async (trx) => {
+    await queueVerification(deps, trx, user, true);
+    await recordActivity(trx, { userId, actorId, kind: 'verification.resent', at: deps.clock.now() });
+  });
+  deps.jobs.nudge();
   return { sent: true };
 }
 

@@ -1,0 +1,75 @@
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import type { Subscription } from '../../../../contract/subscription.js';
+import type { AdminUserDetail } from '../../../../contract/users.js';
+import { useLocale } from '../../../components/LocaleScope.js';
+import { formatDateTime, formatPrice } from '../../../format/index.js';
+import type { UserAction } from './actions.js';
+import { Empty, Facts, Section } from './Section.js';
+
+/** The subscription's state in the account pages' words: a scheduled cancellation reads 'cancelling'. */
+function stateOf(subscription: Subscription): string {
+  if (subscription.status !== 'canceled' && subscription.scheduledChange?.action === 'cancel') return 'cancelling';
+  return subscription.status;
+}
+
+/**
+ * The subscription with its state and next charge, and the customer's two ways out offered to support:
+ * cancel at the period's end, or (within the refund window the server reports) cancel now with a refund.
+ */
+export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDetail; onAction: (action: UserAction) => void }) {
+  const { t } = useTranslation();
+  const { language } = useLocale();
+  const { subscription } = detail;
+  const when = (iso: string | null | undefined) => (iso ? formatDateTime(iso, language) : '—');
+  if (!subscription) {
+    return (
+      <Section title={t('adminUser:subscription.title')} testId="user-subscription">
+        <Empty>{t('adminUser:subscription.none')}</Empty>
+      </Section>
+    );
+  }
+  const state = stateOf(subscription);
+  const live = subscription.status !== 'canceled';
+  const refund = subscription.refund ? formatPrice(subscription.refund.amount.amount, subscription.refund.amount.currencyCode, language) : null;
+  const endsAt = subscription.scheduledChange?.effectiveAt ?? subscription.currentPeriod?.endsAt ?? null;
+  return (
+    <Section
+      title={t('adminUser:subscription.title')}
+      testId="user-subscription"
+      actions={
+        live && (
+          <>
+            {state !== 'cancelling' && (
+              <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: false, endsAt })}>
+                {t('adminUser:actions.cancel.button')}
+              </Button>
+            )}
+            {refund && (
+              <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: true, amount: refund })}>
+                {t('adminUser:actions.refund.button', { amount: refund })}
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      <Facts
+        items={[
+          [t('pages.subscription.status'), t(`pages.subscription.statuses.${state}`, { defaultValue: state })],
+          [t('pages.subscription.plan'), subscription.interval === 'year' ? t('pages.subscription.yearly') : t('pages.subscription.monthly')],
+          [t('adminUser:subscription.nextCharge'), live && subscription.nextBilledAt ? when(subscription.nextBilledAt) : '—'],
+          [t('adminUser:subscription.period'), subscription.currentPeriod ? `${when(subscription.currentPeriod.startsAt)} – ${when(subscription.currentPeriod.endsAt)}` : '—'],
+          ...(subscription.trialEndsAt ? ([[t('pages.subscription.trialEnds'), when(subscription.trialEndsAt)]] as [string, string][]) : []),
+          ...(state === 'cancelling' ? ([[t('pages.subscription.activeUntil'), when(subscription.scheduledChange?.effectiveAt)]] as [string, string][]) : []),
+          ...(subscription.canceledAt ? ([[t('adminUser:subscription.canceledAt'), when(subscription.canceledAt)]] as [string, string][]) : []),
+          [
+            t('adminUser:subscription.refund'),
+            subscription.refund && refund ? t('adminUser:subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) }) : t('adminUser:subscription.noRefund'),
+          ],
+          [t('adminUser:subscription.id'), subscription.id],
+        ]}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,35 @@
+import type { Role } from '../../../../contract/users.js';
+
+/**
+ * What support can do for a user from their page (issue 21), each asked first in a confirmation that
+ * says what follows. The server applies the customer's own rules and answers a messageKey when it refuses.
+ */
+export type UserAction =
+  | { kind: 'roles'; roles: Role[] }
+  | { kind: 'endSessions'; count: number }
+  | { kind: 'resendVerification' }
+  | { kind: 'cancel'; refund: false; endsAt: string | null }
+  | { kind: 'cancel'; refund: true; amount: string }
+  | { kind: 'release'; deviceId: string; name: string; computerId: string };
+
+/** The API call of each action (a path under /api, as the data provider takes it). */
+export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'roles' }>): { url: string; values: object } {
+  const user = `/users/${encodeURIComponent(userId)}`;
+  switch (action.kind) {
+    case 'endSessions':
+      return { url: `${user}/sessions/end`, values: {} };
+    case 'resendVerification':
+      return { url: `${user}/verification/resend`, values: {} };
+    case 'cancel':
+      return { url: `${user}/subscription/cancel`, values: { refund: action.refund } };
+    case 'release':
+      return { url: `${user}/devices/${encodeURIComponent(action.deviceId)}/release`, values: {} };
+  }
+}
+
+/** The locale key of an action's texts under `adminUser:actions`. */
+export function textKeyOf(action: UserAction): string {
+  if (action.kind === 'cancel') return action.refund ? 'refund' : 'cancel';
+  if (action.kind === 'roles') return action.roles.includes('admin') ? 'promote' : 'demote';
+  return action.kind;
+}

@@ -1,0 +1,47 @@
+import { useCustomMutation, useInvalidate, useUpdate, type HttpError } from '@refinedev/core';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AdminUser } from '../../../../contract/users.js';
+import type { DataError } from '../../../../providers/dataProvider.js';
+import { requestOf, textKeyOf, type UserAction } from './actions.js';
+
+/** The timeline's Refine resource: the activity path under the user (the data provider's REST rule). */
+export const activityResource = (userId: string) => `users/${encodeURIComponent(userId)}/activity`;
+
+/**
+ * Runs a confirmed action through Refine (a role change is an update of the `users` record, the others
+ * custom calls), shows its outcome with the notification provider, and reads the user and their timeline
+ * again afterwards, also after a refusal (another admin, or the customer, may have acted meanwhile).
+ */
+export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
+  const { t } = useTranslation();
+  const invalidate = useInvalidate();
+  const { mutate: call, mutation: calling } = useCustomMutation<object, DataError>();
+  const { mutate: update, mutation: updating } = useUpdate<AdminUser, HttpError, { roles: AdminUser['roles'] }>();
+
+  const refresh = useCallback(() => {
+    void invalidate({ resource: 'users', id: user.id, invalidates: ['detail', 'list'] });
+    void invalidate({ resource: activityResource(user.id), invalidates: ['resourceAll'] });
+  }, [invalidate, user.id]);
+
+  const run = useCallback(
+    (action: UserAction, onDone: () => void) => {
+      const key = textKeyOf(action);
+      const successNotification = () => ({ type: 'success' as const, message: t(`adminUser:actions.${key}.done`, { email: user.email }) });
+      const errorNotification = (error?: HttpError | DataError) => ({ type: 'error' as const, message: error?.message || t('errors.DEFAULT') });
+      const onSettled = () => {
+        refresh();
+        onDone();
+      };
+      if (action.kind === 'roles') {
+        update({ resource: 'users', id: user.id, values: { roles: action.roles }, successNotification, errorNotification }, { onSettled });
+        return;
+      }
+      const { url, values } = requestOf(user.id, action);
+      call({ url, method: 'post', values, successNotification, errorNotification }, { onSettled });
+    },
+    [call, refresh, t, update, user.email, user.id],
+  );
+
+  return { run, busy: calling.isPending || updating.isPending };
+}
