@@ -6,6 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import SQLite from 'better-sqlite3';
 import { RETENTION_DAYS, type AnalyticsPoint, type AnalyticsQuery, type AnalyticsResponse, type CohortQuery, type CohortResponse } from '../contract/analytics.js';
 import { EXPORT_FORMATS } from '../contract/licensing.js';
+import { compareKpis, comparedPeriods, incompleteFrom, kpiFigures } from '../server/modules/analytics/comparison.js';
 import { addDays, periodEnd, periodOf, periodsBetween } from '../server/modules/analytics/periods.js';
 
 /**
@@ -125,10 +126,14 @@ export class DuckAnalytics {
     return conditions.join(' and ');
   }
 
-  /** `GET /api/analytics` over the raw rows: every user-period of the range computed here, then filtered and summed. */
-  async dashboard(query: AnalyticsQuery): Promise<AnalyticsResponse> {
+  /**
+   * `GET /api/analytics` over the raw rows: every user-period of the range (and of the periods before it
+   * that the KPIs are compared with) computed here, then filtered and summed.
+   */
+  async dashboard(query: AnalyticsQuery, today: string): Promise<AnalyticsResponse> {
     const periods = periodsBetween(query.granularity, query.from, query.to);
-    const first = periods[0] ?? query.from;
+    const compared = comparedPeriods(query.granularity, periods, today);
+    const first = compared?.previousFrom ?? periods[0] ?? query.from;
     const last = periods[periods.length - 1] ?? query.to;
     // Every period overlapping the range counts whole, as in the API.
     const range = (column: string) => `${column} >= timestamp '${first}' and ${column} < timestamp '${addDays(periodEnd(query.granularity, last), 1)}'`;
@@ -164,13 +169,9 @@ export class DuckAnalytics {
        group by all`,
     );
     const byPeriod = new Map(rows.map((row) => [String(row.period), row]));
-    const totals: Record<string, number> = {};
-    const point = (period: string, row: Record<string, unknown> | undefined): AnalyticsPoint => {
-      const value = (name: string) => {
-        const n = Number(row?.[name] ?? 0);
-        totals[name] = (totals[name] ?? 0) + n;
-        return n;
-      };
+    const point = (period: string): AnalyticsPoint => {
+      const row = byPeriod.get(period);
+      const value = (name: string) => Number(row?.[name] ?? 0);
       const sessions = value('sessions');
       const sessionSeconds = value('session_seconds');
       return {
@@ -187,24 +188,41 @@ export class DuckAnalytics {
         exports: Object.fromEntries(EXPORT_FORMATS.map((format) => [format, value(`exports_${format}`)])) as AnalyticsPoint['exports'],
       };
     };
-    const series = periods.map((period) => point(period, byPeriod.get(period)));
-    const total = (name: string) => totals[name] ?? 0;
+    /** The points of some periods added up (averageSessionSeconds of the sums). */
+    const sumOf = (list: readonly string[]): Omit<AnalyticsPoint, 'period'> => {
+      const points = list.map(point);
+      const add = (read: (p: AnalyticsPoint) => number) => points.reduce((total, p) => total + read(p), 0);
+      const sessions = add((p) => p.sessions);
+      const sessionSeconds = add((p) => p.sessionSeconds);
+      return {
+        newUsers: add((p) => p.newUsers),
+        activeUsers: add((p) => p.activeUsers),
+        sessions,
+        sessionSeconds,
+        averageSessionSeconds: sessions ? sessionSeconds / sessions : 0,
+        playedSeconds: add((p) => p.playedSeconds),
+        launches: add((p) => p.launches),
+        activations: add((p) => p.activations),
+        sales: add((p) => p.sales),
+        exports: Object.fromEntries(EXPORT_FORMATS.map((format) => [format, add((p) => p.exports[format])])) as AnalyticsPoint['exports'],
+      };
+    };
+    const totals = sumOf(periods);
+    let comparison: AnalyticsResponse['comparison'] = null;
+    if (compared) {
+      const count = compared.complete.length;
+      const current = kpiFigures(sumOf(compared.complete), count);
+      const previous = kpiFigures(sumOf(compared.previous), count);
+      const { from, to, previousFrom, previousTo } = compared;
+      comparison = { periods: count, from, to, previousFrom, previousTo, current, previous, change: compareKpis(current, previous) };
+    }
     return {
       granularity: query.granularity,
       channel: query.channel,
-      series,
-      totals: {
-        newUsers: total('is_new'),
-        activeUsers: Math.round(total('active_users') / Math.max(1, periods.length)),
-        sessions: total('sessions'),
-        sessionSeconds: total('session_seconds'),
-        averageSessionSeconds: total('sessions') ? total('session_seconds') / total('sessions') : 0,
-        playedSeconds: total('played_seconds'),
-        launches: total('launches'),
-        activations: total('activations'),
-        sales: total('sales'),
-        exports: Object.fromEntries(EXPORT_FORMATS.map((format) => [format, total(`exports_${format}`)])) as AnalyticsPoint['exports'],
-      },
+      series: periods.map(point),
+      totals: { ...totals, activeUsers: Math.round(totals.activeUsers / Math.max(1, periods.length)) },
+      incompleteFrom: incompleteFrom(query.granularity, periods, today),
+      comparison,
     };
   }
 

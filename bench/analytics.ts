@@ -164,7 +164,7 @@ async function askDuck(duck: DuckAnalytics, list: Question[]): Promise<Timed> {
   const today = dayOf(new Date());
   const ask = async (question: Question) => {
     const started = performance.now();
-    const answer = question.kind === 'dashboard' ? await duck.dashboard(question.query) : await duck.cohorts(question.query, today);
+    const answer = question.kind === 'dashboard' ? await duck.dashboard(question.query, today) : await duck.cohorts(question.query, today);
     return { ms: performance.now() - started, answer };
   };
   const first = list[0];

@@ -81,6 +81,35 @@ export const analyticsPointSchema = z.object({
 });
 export type AnalyticsPoint = z.infer<typeof analyticsPointSchema>;
 
+/** The figures at the top of the dashboard, each compared with the previous period (issue 21 item 3). */
+export const KPI_KEYS = ['newUsers', 'activeUsers', 'sessions', 'averageSessionSeconds', 'playedSeconds', 'exports', 'launches', 'activations', 'sales'] as const;
+export type KpiKey = (typeof KPI_KEYS)[number];
+
+/** One number per KPI: exports summed over the formats, activeUsers the mean per period. */
+export const kpiFiguresSchema = z.object(Object.fromEntries(KPI_KEYS.map((key) => [key, z.number()])) as Record<KpiKey, z.ZodNumber>);
+export type KpiFigures = z.infer<typeof kpiFiguresSchema>;
+
+/**
+ * The range's complete periods against the same number of periods just before the range (issue 21 item
+ * 3). The incomplete periods (see `incompleteFrom`) are left out of both sides, so a week that has run
+ * two days is never set against a whole one.
+ */
+export const analyticsComparisonSchema = z.object({
+  /** How many periods each side covers: the range's complete periods. */
+  periods: z.number().int(),
+  /** First and last day (yyyy-MM-dd) of the complete periods compared. */
+  from: z.string(),
+  to: z.string(),
+  /** First and last day of the previous periods. */
+  previousFrom: z.string(),
+  previousTo: z.string(),
+  current: kpiFiguresSchema,
+  previous: kpiFiguresSchema,
+  /** Change in percent (one decimal) from previous to current; null when the previous figure is 0 (no data). */
+  change: z.object(Object.fromEntries(KPI_KEYS.map((key) => [key, z.number().nullable()])) as Record<KpiKey, z.ZodNullable<z.ZodNumber>>),
+});
+export type AnalyticsComparison = z.infer<typeof analyticsComparisonSchema>;
+
 export const analyticsResponseSchema = z.object({
   granularity: z.enum(GRANULARITIES),
   channel: z.enum(CHANNELS),
@@ -88,8 +117,31 @@ export const analyticsResponseSchema = z.object({
   series: z.array(analyticsPointSchema),
   /** Sums over the range; activeUsers here is the mean per period (distinct users do not add up). */
   totals: analyticsPointSchema.omit({ period: true }),
+  /**
+   * The first period of the series that is not over yet by the server's clock (it holds today, UTC, or
+   * lies after it); it and every later period are incomplete. null when every period of the range is over.
+   */
+  incompleteFrom: z.string().nullable(),
+  /** The KPIs of the complete periods against the previous periods; null when the range has no complete period. */
+  comparison: analyticsComparisonSchema.nullable(),
 });
 export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;
+
+export const firstDayQuerySchema = z.object({ channel: z.enum(CHANNELS).default('all') });
+export type FirstDayQuery = z.infer<typeof firstDayQuerySchema>;
+
+/**
+ * `GET /analytics/first-day`: where the channel's data starts, so the dashboard's default range starts
+ * there instead of showing months of zeros (issue 21 item 3), and the server's today (UTC) that ranges end on.
+ */
+export const firstDayResponseSchema = z.object({
+  channel: z.enum(CHANNELS),
+  /** The earliest UTC day (yyyy-MM-dd) with any figure for the channel, whatever the filters; null without data. */
+  firstDay: z.string().nullable(),
+  /** Today by the server's clock (UTC, yyyy-MM-dd): the incomplete periods are counted from it. */
+  today: z.string(),
+});
+export type FirstDayResponse = z.infer<typeof firstDayResponseSchema>;
 
 export const cohortQuerySchema = analyticsFiltersSchema.extend({
   granularity: z.enum(['week', 'month']).default('week'),

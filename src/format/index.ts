@@ -77,3 +77,8 @@ export function formatValue(value: number, unit: Unit, language: string): string
 export function formatPercent(percent: number, language: string): string {
   return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(percent / 100);
 }
+
+/** A change in percent with its sign ("+12.5%", "−3,2 %"; 0 without one), for the reader's locale. */
+export function formatChange(percent: number, language: string): string {
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(percent / 100);
+}

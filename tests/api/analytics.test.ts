@@ -448,6 +448,154 @@ describeEachDatabase('usage analytics', (server) => {
   });
 });
 
+/**
+ * Issue 21 item 3 on a server of its own (its figures are the only ones): where a channel's data starts,
+ * the periods not over yet, and each KPI against the same number of complete periods before the range.
+ * One Android user: signed up on Wednesday 7 March 2035, two sessions in the week of 5 March, one in
+ * the week of 12 March (suspicious), three in the week of 19 March and one on Tuesday 27 March; today
+ * is Wednesday 28 March 2035, so the week of 26 March is the incomplete one.
+ */
+describeEachDatabase('analytics first day, incomplete period and change against the previous period', (server) => {
+  const at = (day: string, hour = 12) => Date.parse(`${day}T${String(hour).padStart(2, '0')}:00:00Z`);
+  const session = (day: string, lengthSeconds: number, suspicious = false): Session => ({
+    id: randomUUID(),
+    at: at(day),
+    lengthSeconds,
+    playedSeconds: lengthSeconds,
+    suspicious,
+  });
+  let token: string;
+  const ask = async (path: string, params: Record<string, string | number | undefined>) => {
+    const response = await call(server(), 'GET', `${path}?${query(params)}`, token);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  beforeAll(async () => {
+    const { deviceToken } = await deviceUser(server(), at('2035-03-07', 9), 'android');
+    const sessions = [
+      session('2035-03-07', 600),
+      session('2035-03-09', 1200),
+      session('2035-03-14', 1800, true),
+      session('2035-03-20', 600),
+      session('2035-03-24', 900),
+      session('2035-03-25', 1500),
+      session('2035-03-27', 3000),
+    ];
+    const sent = await call(server(), 'POST', '/api/desktop/reports', deviceToken, { payload: { sessions: sessions.map(sessionPayload) } });
+    expect(sent.json()).toEqual({ sessions: 7, exports: 0 });
+    server().clock.set(new Date(at('2035-03-28', 15)));
+    token = await adminToken(server());
+  });
+
+  it("tells the channel's first day with data, whatever the filters, and the server's today", async () => {
+    expect(await ask('/api/analytics/first-day', { channel: 'android' })).toEqual({ channel: 'android', firstDay: '2035-03-07', today: '2035-03-28' });
+    expect(await ask('/api/analytics/first-day', { channel: 'steam' })).toEqual({ channel: 'steam', firstDay: null, today: '2035-03-28' });
+    // 'all' holds the Android user too, and every sign-up before (the admins'), so it starts no later.
+    expect((await ask('/api/analytics/first-day', {})).firstDay <= '2035-03-07').toBe(true);
+    const bad = await call(server(), 'GET', '/api/analytics/first-day?channel=ebay', token);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().messageKey).toBe('VALIDATION_FAILED');
+    const user = await server().createUser();
+    const { access_token: userToken } = await signIn(server(), user.email, user.password);
+    expect((await call(server(), 'GET', '/api/analytics/first-day?channel=all', userToken)).statusCode).toBe(403);
+  });
+
+  it('flags the current week as incomplete and compares the complete weeks with as many weeks before the range', async () => {
+    const answer: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-19', to: '2035-03-28', granularity: 'week', channel: 'android' });
+    expect(answer.series.map((point) => [point.period, point.sessions])).toEqual([
+      ['2035-03-19', 3],
+      ['2035-03-26', 1],
+    ]);
+    expect(answer.incompleteFrom).toBe('2035-03-26');
+    // The KPIs still hold the whole range, the incomplete week included (the live counters add to them).
+    expect(answer.totals.sessions).toBe(4);
+    // Compared: the week of 19 March (3 sessions, 3000 s) against the week of 12 March (1 session, 1800 s).
+    expect(answer.comparison).toEqual({
+      periods: 1,
+      from: '2035-03-19',
+      to: '2035-03-25',
+      previousFrom: '2035-03-12',
+      previousTo: '2035-03-18',
+      current: { newUsers: 0, activeUsers: 1, sessions: 3, averageSessionSeconds: 1000, playedSeconds: 3000, exports: 0, launches: 0, activations: 0, sales: 0 },
+      previous: { newUsers: 0, activeUsers: 1, sessions: 1, averageSessionSeconds: 1800, playedSeconds: 1800, exports: 0, launches: 0, activations: 0, sales: 0 },
+      change: {
+        newUsers: null,
+        activeUsers: 0,
+        sessions: 200,
+        averageSessionSeconds: -44.4,
+        playedSeconds: 66.7,
+        exports: null,
+        launches: null,
+        activations: null,
+        sales: null,
+      },
+    });
+  });
+
+  it('a range that is all past compares every period; the filters apply to the previous periods too', async () => {
+    const past: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-12', to: '2035-03-25', granularity: 'week', channel: 'android' });
+    expect(past.incompleteFrom).toBeNull();
+    // Weeks of 12 and 19 March (4 sessions) against those of 26 February and 5 March (the sign-up, 2 sessions).
+    expect(past.comparison).toMatchObject({ periods: 2, from: '2035-03-12', to: '2035-03-25', previousFrom: '2035-02-26', previousTo: '2035-03-11' });
+    expect(past.comparison?.current).toMatchObject({ newUsers: 0, sessions: 4, activeUsers: 1, activations: 0 });
+    expect(past.comparison?.previous).toMatchObject({ newUsers: 1, sessions: 2, activeUsers: 0.5, activations: 1 });
+    expect(past.comparison?.change).toMatchObject({ newUsers: -100, sessions: 100, activeUsers: 100, activations: -100 });
+
+    // Without the week holding a suspicious session: 3 sessions in the range.
+    const clean: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-12', to: '2035-03-25', granularity: 'week', channel: 'android', suspicious: 'exclude' });
+    expect(clean.comparison?.current.sessions).toBe(3);
+    expect(clean.comparison?.previous.sessions).toBe(2);
+    expect(clean.comparison?.change.sessions).toBe(50);
+    // Played at least 40 minutes in the week: only the week of 19 March (50 min) and none before.
+    const long: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-12', to: '2035-03-25', granularity: 'week', channel: 'android', minPlayed: 40 });
+    expect(long.comparison?.current.sessions).toBe(3);
+    expect(long.comparison?.previous.sessions).toBe(0);
+    expect(long.comparison?.change.sessions).toBeNull();
+  });
+
+  it('by day: today is the incomplete period; the complete days are compared with as many days before', async () => {
+    const days: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-26', to: '2035-03-30', granularity: 'day', channel: 'android' });
+    // Today and the days after it are not over.
+    expect(days.incompleteFrom).toBe('2035-03-28');
+    expect(days.series.map((point) => point.period)).toEqual(['2035-03-26', '2035-03-27', '2035-03-28', '2035-03-29', '2035-03-30']);
+    // 26 and 27 March (1 session) against 24 and 25 March (2 sessions).
+    expect(days.comparison).toMatchObject({ periods: 2, from: '2035-03-26', to: '2035-03-27', previousFrom: '2035-03-24', previousTo: '2035-03-25' });
+    expect(days.comparison?.change.sessions).toBe(-50);
+    expect(days.comparison?.change.playedSeconds).toBe(25); // 3000 s against 2400 s
+  });
+
+  it('by month: the compared months are as many calendar months before; a range of only incomplete periods compares nothing', async () => {
+    const months: AnalyticsResponse = await ask('/api/analytics', { from: '2035-02-01', to: '2035-03-28', granularity: 'month', channel: 'android' });
+    expect(months.incompleteFrom).toBe('2035-03-01');
+    expect(months.comparison).toMatchObject({ periods: 1, from: '2035-02-01', to: '2035-02-28', previousFrom: '2035-01-01', previousTo: '2035-01-31' });
+    expect(months.comparison?.change.sessions).toBeNull(); // no data before the sign-up: '—', not +∞
+
+    const current: AnalyticsResponse = await ask('/api/analytics', { from: '2035-03-26', to: '2035-03-28', granularity: 'week', channel: 'android' });
+    expect(current.incompleteFrom).toBe('2035-03-26');
+    expect(current.comparison).toBeNull();
+  });
+
+  it('refuses impossible dates and ranges at the edges of the calendar with 400 and a messageKey, never 500', async () => {
+    for (const params of [
+      { from: '2035-02-30', to: '2035-03-28' },
+      { from: '2035-03-28', to: '2035-02-01' },
+      { from: '0000-00-00', to: '2035-03-28' },
+    ]) {
+      const response = await call(server(), 'GET', `/api/analytics?${query(params)}`, token);
+      expect(response.statusCode, JSON.stringify(params)).toBe(400);
+      expect(response.json().messageKey).toBe('ANALYTICS_RANGE_INVALID');
+    }
+    for (const params of [
+      { from: '0001-01-01', to: '0001-12-31', granularity: 'month' },
+      { from: '9999-01-01', to: '9999-12-31', granularity: 'week' },
+    ]) {
+      const response = await call(server(), 'GET', `/api/analytics?${query(params)}`, token);
+      expect(response.statusCode, `${JSON.stringify(params)} ${response.body}`).toBe(200);
+    }
+  });
+});
+
 for (const kind of DATABASE_KINDS) {
   describe(`live analytics counters [${kind}]`, () => {
     let server: TestServer;

@@ -60,3 +60,14 @@ export function daysBetween(from: string, to: string): number {
 export function addDays(day: string, days: number): string {
   return format(addDaysTo(utc(day), days), DAY);
 }
+
+const SHIFT: Record<Granularity, (date: UTCDate, count: number) => UTCDate> = {
+  day: (date, count) => addDaysTo(date, count),
+  week: (date, count) => addWeeks(date, count),
+  month: (date, count) => addMonths(date, count),
+};
+
+/** The period `count` periods after (negative: before) the period starting on `period`. */
+export function shiftPeriod(grain: Granularity, period: string, count: number): string {
+  return format(SHIFT[grain](utc(period), count), DAY);
+}

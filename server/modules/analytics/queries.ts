@@ -2,16 +2,20 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import {
   MAX_RANGE_DAYS,
   RETENTION_DAYS,
+  type AnalyticsComparison,
   type AnalyticsPoint,
   type AnalyticsQuery,
   type AnalyticsResponse,
   type CohortQuery,
   type CohortResponse,
+  type FirstDayQuery,
+  type FirstDayResponse,
 } from '../../../contract/analytics.js';
 import { EXPORT_FORMATS } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { compareKpis, comparedPeriods, incompleteFrom, kpiFigures } from './comparison.js';
 import { addDays, dayOf, daysBetween, periodEnd, periodOf, periodsBetween } from './periods.js';
 
 export interface AnalyticsReadDeps {
@@ -21,7 +25,17 @@ export interface AnalyticsReadDeps {
 
 type Filters = Pick<AnalyticsQuery, 'from' | 'to' | 'suspicious' | 'minPlayed' | 'maxPlayed'>;
 
+/** A real calendar day: the contract's pattern lets 2035-02-30 through, which Date would read as 2 March. */
+const isCalendarDay = (day: string) => {
+  try {
+    return dayOf(day) === day;
+  } catch {
+    return false;
+  }
+};
+
 function checkRange(filters: Filters) {
+  if (!isCalendarDay(filters.from) || !isCalendarDay(filters.to)) throw new AppError('ANALYTICS_RANGE_INVALID', 400);
   const days = daysBetween(filters.from, filters.to);
   if (Number.isNaN(days) || days < 0 || days >= MAX_RANGE_DAYS) throw new AppError('ANALYTICS_RANGE_INVALID', 400);
   if (filters.minPlayed !== undefined && filters.maxPlayed !== undefined && filters.minPlayed > filters.maxPlayed) throw new AppError('ANALYTICS_PLAYED_RANGE_INVALID', 400);
@@ -73,30 +87,76 @@ function toPoint(period: string, sums: Sums | undefined): AnalyticsPoint {
 
 /**
  * `GET /analytics` (admin): one point per period overlapping the range, read from the rollups (a few
- * rows per period and played-minute value), never from raw reports.
+ * rows per period and played-minute value), never from raw reports. The same query reads the periods
+ * just before the range, for the KPIs' change against the previous period (issue 21 item 3).
  */
 export async function dashboard(deps: AnalyticsReadDeps, query: AnalyticsQuery): Promise<AnalyticsResponse> {
   checkRange(query);
   const periods = periodsBetween(query.granularity, query.from, query.to);
   const first = periods[0] ?? query.from;
+  const today = dayOf(deps.clock.now());
+  const compared = comparedPeriods(query.granularity, periods, today);
   const rows = await deps.db
     .selectFrom('analytics_rollups')
     .select('period')
     .select((eb) => SUMS.map((name) => eb.fn.sum<number | string>(name).as(name)))
     .where('grain', '=', query.granularity)
     .where('channel', '=', query.channel)
-    .where('period', '>=', first)
+    .where('period', '>=', compared?.previousFrom ?? first)
     .where('period', '<=', query.to)
     .where(matchesFilters(query))
     .groupBy('period')
     .execute();
   const byPeriod = new Map(rows.map((row) => [row.period, Object.fromEntries(SUMS.map((name) => [name, Number(row[name] ?? 0)])) as Sums]));
   const series = periods.map((period) => toPoint(period, byPeriod.get(period)));
-  const totals = Object.fromEntries(SUMS.map((name) => [name, 0])) as Sums;
-  for (const sums of byPeriod.values()) for (const name of SUMS) totals[name] += sums[name];
-  const { period: _period, ...sum } = toPoint('', totals);
-  // Distinct users do not add up across periods: the KPI is the mean per period.
-  return { granularity: query.granularity, channel: query.channel, series, totals: { ...sum, activeUsers: Math.round(totals.active_users / Math.max(1, periods.length)) } };
+  const { period: _period, ...sum } = toPoint('', sumOf(periods, byPeriod));
+  let comparison: AnalyticsComparison | null = null;
+  if (compared) {
+    const count = compared.complete.length;
+    const { period: _c, ...currentSum } = toPoint('', sumOf(compared.complete, byPeriod));
+    const { period: _p, ...previousSum } = toPoint('', sumOf(compared.previous, byPeriod));
+    const current = kpiFigures(currentSum, count);
+    const previous = kpiFigures(previousSum, count);
+    const { from, to, previousFrom, previousTo } = compared;
+    comparison = { periods: count, from, to, previousFrom, previousTo, current, previous, change: compareKpis(current, previous) };
+  }
+  return {
+    granularity: query.granularity,
+    channel: query.channel,
+    series,
+    // Distinct users do not add up across periods: the KPI is the mean per period.
+    totals: { ...sum, activeUsers: Math.round(sum.activeUsers / Math.max(1, periods.length)) },
+    incompleteFrom: incompleteFrom(query.granularity, periods, today),
+    comparison,
+  };
+}
+
+/** The figures of `periods` added up. */
+function sumOf(periods: readonly string[], byPeriod: ReadonlyMap<string, Sums>): Sums {
+  const total = Object.fromEntries(SUMS.map((name) => [name, 0])) as Sums;
+  for (const period of periods) {
+    const sums = byPeriod.get(period);
+    if (sums) for (const name of SUMS) total[name] += sums[name];
+  }
+  return total;
+}
+
+/**
+ * `GET /analytics/first-day` (admin): the channel's first day with any figure, whatever the filters
+ * (the dashboard's default range starts there), and the server's today. Empty rollup rows are deleted
+ * (ingest.ts), so the first day rollup row is the first day with data; the primary key (grain, channel,
+ * period, ...) makes it one index step.
+ */
+export async function firstDay(deps: AnalyticsReadDeps, query: FirstDayQuery): Promise<FirstDayResponse> {
+  const row = await deps.db
+    .selectFrom('analytics_rollups')
+    .select('period')
+    .where('grain', '=', 'day')
+    .where('channel', '=', query.channel)
+    .orderBy('period')
+    .limit(1)
+    .executeTakeFirst();
+  return { channel: query.channel, firstDay: row?.period ?? null, today: dayOf(deps.clock.now()) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
 import { RETENTION_DAYS } from '../../../contract/analytics.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -9,19 +9,30 @@ import { cohortCsvRows } from './analytics/cohorts.js';
 import { FigureCard } from './analytics/FigureCard.js';
 import { FilterBar } from './analytics/FilterBar.js';
 import type { FilterOptions } from './analytics/filters.js';
-import { useCohorts } from './analytics/useAnalyticsData.js';
-import { useAnalyticsFilters } from './analytics/useAnalyticsFilters.js';
+import { useCohorts, useExtent } from './analytics/useAnalyticsData.js';
+import { useAnalyticsFilters, type Extent } from './analytics/useAnalyticsFilters.js';
 
 const FILTER_OPTIONS: FilterOptions<'week' | 'month'> = { granularities: ['week', 'month'], defaultGranularity: 'week' };
 
 /**
  * `/admin/cohort` (spec section 2, issue "Usage analytics and cohorts"): the users who signed up in each
  * week or month of the range, and how many of them were still active 7, 14, 21, 28 and 366 days later,
- * under the same filters as the dashboard.
+ * under the same filters as the dashboard, from the first sign-up on (issue 21 item 3).
  */
 export default function CohortPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
-  const { input, change, problems, filters } = useAnalyticsFilters(FILTER_OPTIONS);
+  const { extent, errorKey } = useExtent('all');
+  return (
+    <PageCard title={t(titleKey)} testId="cohort-page" wide>
+      <ErrorAlert messageKey={errorKey} />
+      {extent ? <Cohorts extent={extent} /> : <Skeleton variant="rectangular" height={120} aria-hidden />}
+    </PageCard>
+  );
+}
+
+function Cohorts({ extent }: { extent: Extent }) {
+  const { t } = useTranslation();
+  const { input, change, problems, filters, preset, pickPreset } = useAnalyticsFilters(FILTER_OPTIONS, extent);
   const cohorts = useCohorts(filters);
   const title = t('pages.cohort.tableTitle');
   // A week or month nobody signed up in has no retention to show: it stays out of the table and the file.
@@ -40,21 +51,14 @@ export default function CohortPage({ titleKey }: PageProps) {
       : null;
 
   return (
-    <PageCard title={t(titleKey)} testId="cohort-page" wide>
-      <FilterBar input={input} problems={problems} granularities={FILTER_OPTIONS.granularities} onChange={change} />
+    <>
+      <FilterBar input={input} problems={problems} granularities={FILTER_OPTIONS.granularities} onChange={change} preset={preset} onPreset={pickPreset} />
       <ErrorAlert messageKey={cohorts.errorKey} />
       {filters && (response || cohorts.loading) && (
         <FigureCard title={title} testId="cohorts" csv={csv} loading={!response} stale={cohorts.stale}>
-          {/* Issue 20 item 10: a wide table scrolls in its own box, the page stays as wide as the screen. The box
-              is the containing block of the cells' visually hidden texts (absolutely placed), so they scroll with
-              the table instead of widening the page. */}
-          {response && (
-            <Box sx={{ overflowX: 'auto', maxWidth: '100%', position: 'relative' }}>
-              <CohortHeatMap response={response} title={title} />
-            </Box>
-          )}
+          {response && <CohortHeatMap response={response} title={title} />}
         </FigureCard>
       )}
-    </PageCard>
+    </>
   );
 }

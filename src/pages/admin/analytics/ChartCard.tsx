@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnalyticsPoint, Granularity } from '../../../../contract/analytics.js';
 import { chartCsvRows, useSeriesLabel, type ChartSpec } from './charts.js';
 import { FigureCard } from './FigureCard.js';
+import { IncompletePeriodLegend } from './IncompletePeriod.js';
 import { SeriesChart } from './SeriesChart.js';
 import { SeriesTable } from './SeriesTable.js';
 
@@ -12,13 +13,15 @@ interface ChartCardProps {
   spec: ChartSpec;
   points: readonly AnalyticsPoint[] | null;
   granularity: Granularity;
+  /** The first period not over yet (issue 21 item 3), or null. */
+  incompleteFrom: string | null;
   /** The CSV file's name without the chart's id and extension. */
   fileStem: string;
   stale: boolean;
 }
 
 /** One chart of the dashboard, switchable to a table of the same numbers, and downloadable as CSV. */
-export function ChartCard({ spec, points, granularity, fileStem, stale }: ChartCardProps) {
+export function ChartCard({ spec, points, granularity, incompleteFrom, fileStem, stale }: ChartCardProps) {
   const { t } = useTranslation();
   const label = useSeriesLabel();
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -43,10 +46,11 @@ export function ChartCard({ spec, points, granularity, fileStem, stale }: ChartC
     >
       {points &&
         (view === 'chart' ? (
-          <SeriesChart spec={spec} points={points} granularity={granularity} title={title} />
+          <SeriesChart spec={spec} points={points} granularity={granularity} title={title} incompleteFrom={incompleteFrom} />
         ) : (
-          <SeriesTable spec={spec} points={points} granularity={granularity} title={title} />
+          <SeriesTable spec={spec} points={points} granularity={granularity} title={title} incompleteFrom={incompleteFrom} />
         ))}
+      {points && incompleteFrom !== null && points.some((point) => point.period === incompleteFrom) && <IncompletePeriodLegend period={incompleteFrom} granularity={granularity} />}
     </FigureCard>
   );
 }

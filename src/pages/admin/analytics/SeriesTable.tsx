@@ -11,8 +11,17 @@ import { useSeriesLabel, type ChartSpec } from './charts.js';
 import { CHART_HEIGHT } from './FigureCard.js';
 import { formatValue, periodLabel } from './format.js';
 
+interface SeriesTableProps {
+  spec: ChartSpec;
+  points: readonly AnalyticsPoint[];
+  granularity: Granularity;
+  title: string;
+  /** The first period not over yet: it and later rows say so. */
+  incompleteFrom: string | null;
+}
+
 /** A chart's numbers as a table: one row per period, one column per series. */
-export function SeriesTable({ spec, points, granularity, title }: { spec: ChartSpec; points: readonly AnalyticsPoint[]; granularity: Granularity; title: string }) {
+export function SeriesTable({ spec, points, granularity, title, incompleteFrom }: SeriesTableProps) {
   const { t } = useTranslation();
   const { language } = useLocale();
   const label = useSeriesLabel();
@@ -35,6 +44,11 @@ export function SeriesTable({ spec, points, granularity, title }: { spec: ChartS
             <TableRow key={point.period}>
               <TableCell component="th" scope="row">
                 {periodLabel(point.period, granularity, language)}
+                {incompleteFrom !== null && point.period >= incompleteFrom && (
+                  <Box component="span" sx={{ display: 'block', color: 'text.secondary', typography: 'caption' }}>
+                    {t('pages.analytics.incomplete.legend')}
+                  </Box>
+                )}
               </TableCell>
               {spec.series.map((series) => (
                 <TableCell key={series.id} align="right">

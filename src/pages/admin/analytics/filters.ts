@@ -1,11 +1,12 @@
+import { addDays as addCalendarDays, addYears, format, max, parseISO } from 'date-fns';
 import { MAX_RANGE_DAYS, STORE_CHANNELS, SUSPICIOUS_FILTERS, type Channel, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics.js';
 
 /**
  * The filter bar of the analytics and cohort pages (spec section 3: a date range, the granularity,
  * 'contains suspicious data' and the minimum and maximum played time in minutes), kept in the address
- * so a reload or a shared link shows the same view. The address holds what was typed, so an unfinished
- * or wrong entry comes back with its message after a reload; only a valid one is asked of the API.
- * Only what differs from the default is written: the plain address is the last 365 days up to today (UTC).
+ * so a reload or a shared link shows the same view. Only what differs from the default is written: the
+ * plain address is the range from the first day with data (at most 12 months back) up to today (UTC),
+ * issue 21 item 3. The page writes only valid filters there (useAnalyticsFilters.ts).
  */
 export interface FilterInput<G extends Granularity = Granularity> {
   /** yyyy-MM-dd as typed (a date field gives '' while incomplete). */
@@ -43,8 +44,6 @@ export const FILTER_PARAMS = {
   maxPlayed: 'maxPlayed',
 } as const;
 
-/** The default range: today and the 364 days before it. */
-export const DEFAULT_RANGE_DAYS = 365;
 /** The API's largest played-time bound (contract/analytics.ts). */
 export const MAX_PLAYED_MINUTES = 10_000_000;
 
@@ -76,10 +75,56 @@ export function daysInRange(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
-export function defaultInput<G extends Granularity>(today: string, options: FilterOptions<G>): FilterInput<G> {
+/** The one-click ranges above the figures (issue 21 item 3), each ending today. */
+export const RANGE_PRESETS = ['last7Days', 'last30Days', 'last90Days', 'last12Months', 'all'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+
+const PRESET_DAYS = { last7Days: 7, last30Days: 30, last90Days: 90 } as const;
+
+/** A day `years` calendar years and `days` days from `day` (date-fns: 29 February steps to the 28th). */
+function shift(day: string, { years = 0, days = 0 }: { years?: number; days?: number }): string {
+  return format(addCalendarDays(addYears(parseISO(day), years), days), 'yyyy-MM-dd');
+}
+
+/** The later of two days (yyyy-MM-dd). */
+function later(a: string, b: string): string {
+  return format(max([parseISO(a), parseISO(b)]), 'yyyy-MM-dd');
+}
+
+/**
+ * A preset's range. 12 months: from the day after the same date a year ago. All: from the first day
+ * with data, but no longer than the API's MAX_RANGE_DAYS; without data, the 12 months.
+ */
+export function presetRange(preset: RangePreset, today: string, firstDay: string | null): { from: string; to: string } {
+  const twelveMonths = shift(today, { years: -1, days: 1 });
+  if (preset === 'last12Months') return { from: twelveMonths, to: today };
+  if (preset === 'all') {
+    const start = firstDay !== null && firstDay <= today ? firstDay : twelveMonths;
+    return { from: later(start, shift(today, { days: 1 - MAX_RANGE_DAYS })), to: today };
+  }
+  return { from: shift(today, { days: 1 - PRESET_DAYS[preset] }), to: today };
+}
+
+/** The preset whose range the input shows, if any (the first of RANGE_PRESETS when two agree). */
+export function presetOf(input: Pick<FilterInput, 'from' | 'to'>, today: string, firstDay: string | null): RangePreset | null {
+  return RANGE_PRESETS.find((preset) => {
+    const range = presetRange(preset, today, firstDay);
+    return range.from === input.from && range.to === input.to;
+  }) ?? null;
+}
+
+/**
+ * The default range: from the first day with data up to today, so four months of data fill the charts
+ * instead of a year of which two thirds are zeros; at most the last 12 months, and the 12 months without data.
+ */
+export function defaultRange(today: string, firstDay: string | null): { from: string; to: string } {
+  const twelveMonths = presetRange('last12Months', today, firstDay);
+  return firstDay !== null && firstDay <= today ? { from: later(firstDay, twelveMonths.from), to: today } : twelveMonths;
+}
+
+export function defaultInput<G extends Granularity>(today: string, options: FilterOptions<G>, firstDay: string | null = null): FilterInput<G> {
   return {
-    from: addDays(today, 1 - DEFAULT_RANGE_DAYS),
-    to: today,
+    ...defaultRange(today, firstDay),
     granularity: options.defaultGranularity,
     suspicious: 'include',
     minPlayed: '',
@@ -92,8 +137,8 @@ function oneOf<T extends string>(values: readonly T[], text: string | null): T |
 }
 
 /** The input an address holds; missing or unknown choices fall back to the defaults. */
-export function readFilterInput<G extends Granularity>(params: URLSearchParams, today: string, options: FilterOptions<G>): FilterInput<G> {
-  const defaults = defaultInput(today, options);
+export function readFilterInput<G extends Granularity>(params: URLSearchParams, today: string, options: FilterOptions<G>, firstDay: string | null = null): FilterInput<G> {
+  const defaults = defaultInput(today, options, firstDay);
   return {
     from: params.get(FILTER_PARAMS.from) ?? defaults.from,
     to: params.get(FILTER_PARAMS.to) ?? defaults.to,
@@ -108,10 +153,16 @@ export function readFilterInput<G extends Granularity>(params: URLSearchParams, 
  * `params` with the input written into it (other parameters kept). A value equal to its default is left
  * out; a cleared date is written empty, so it stays cleared instead of coming back as the default.
  */
-export function writeFilterInput<G extends Granularity>(params: URLSearchParams, input: FilterInput<G>, today: string, options: FilterOptions<G>): URLSearchParams {
+export function writeFilterInput<G extends Granularity>(
+  params: URLSearchParams,
+  input: FilterInput<G>,
+  today: string,
+  options: FilterOptions<G>,
+  firstDay: string | null = null,
+): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const name of Object.values(FILTER_PARAMS)) next.delete(name);
-  const defaults = defaultInput(today, options);
+  const defaults = defaultInput(today, options, firstDay);
   for (const field of ['from', 'to', 'granularity', 'suspicious'] as const) {
     if (input[field] !== defaults[field]) next.set(FILTER_PARAMS[field], input[field]);
   }

@@ -1,7 +1,7 @@
 import type { Granularity } from '../../../../contract/analytics.js';
 import { formatMonth, formatPeriodDay } from '../../../format/index.js';
 
-export { formatPercent, formatValue, type Unit } from '../../../format/index.js';
+export { formatChange, formatPercent, formatValue, type Unit } from '../../../format/index.js';
 
 /**
  * A period as the dashboard names it (spec section 9 date patterns): a day or a week by the day it

@@ -1,8 +1,9 @@
 import { useCustom } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { AnalyticsResponse, Channel, CohortResponse } from '../../../../contract/analytics.js';
+import type { AnalyticsResponse, Channel, CohortResponse, FirstDayResponse } from '../../../../contract/analytics.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
-import { filtersQuery, type AnalyticsFilters } from './filters.js';
+import { filtersQuery, utcDay, type AnalyticsFilters } from './filters.js';
+import type { Extent } from './useAnalyticsFilters.js';
 
 /**
  * A figures request through Refine's data provider (`custom`), only for valid filters. While new
@@ -34,4 +35,22 @@ export function useAnalytics(filters: AnalyticsFilters | null, channel: Channel)
 /** `GET /api/analytics/cohorts` (admin): sign-up cohorts and their retention. */
 export function useCohorts(filters: AnalyticsFilters<'week' | 'month'> | null) {
   return useFigures<CohortResponse>('/analytics/cohorts', filters && filtersQuery(filters));
+}
+
+/**
+ * `GET /api/analytics/first-day` (admin): where the channel's figures start and the server's today, which
+ * the default range and the presets are counted from. null while it loads; if it fails, the 12 months up
+ * to this browser's today (and the error to show).
+ */
+export function useExtent(channel: Channel): { extent: Extent | null; errorKey: string | null } {
+  const { query } = useCustom<FirstDayResponse, DataError>({
+    url: `/analytics/first-day?${new URLSearchParams({ channel }).toString()}`,
+    method: 'get',
+    errorNotification: false,
+    // Where the data starts moves rarely; a page open for a while keeps its default range.
+    queryOptions: { staleTime: 10 * 60_000 },
+  });
+  if (query.error) return { extent: { firstDay: null, today: utcDay(new Date()) }, errorKey: query.error.messageKey ?? 'DEFAULT' };
+  const data = query.data?.data;
+  return { extent: data ? { firstDay: data.firstDay, today: data.today } : null, errorKey: null };
 }
