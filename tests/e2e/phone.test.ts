@@ -29,10 +29,12 @@ async function phonePage(kind: 'visitor' | 'user' | 'admin'): Promise<Page> {
 }
 
 describe('the admin top bar on a phone', () => {
-  it('folds the view switch, language and email into the account menu', async () => {
+  it('folds the view switch, language and email into the account menu; the admin texts follow the language switch', async () => {
     const page = await phonePage('admin');
     await page.goto(url('/de/admin/users'));
     await shown(page.locator('h1'));
+    // The admin screens' own texts (admin.json) come with their code, in the page's language …
+    await shown(page.getByLabel('Nach Name oder E-Mail suchen (Anfang)'));
     await expect(page.getByRole('group', { name: /Ansicht|view/i }).count()).resolves.toBe(0);
     await page.getByRole('button', { name: /Kontomenü|account menu/i }).click();
     const menu = page.getByRole('menu');
@@ -41,5 +43,7 @@ describe('the admin top bar on a phone', () => {
     await shown(menu.getByRole('menuitem', { name: 'English' }));
     await menu.getByRole('menuitem', { name: 'English' }).click();
     await page.waitForURL((address) => address.pathname.startsWith('/en/admin/users'));
+    // … and in the language switched to, whose texts loaded after them.
+    await shown(page.getByLabel('Search by name or email (starts with)'));
   }, 60_000);
 });

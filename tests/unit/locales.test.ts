@@ -3,9 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '../../contract/errors.js';
 import deAccount from '../../locales/de/account.json';
+import deAdmin from '../../locales/de/admin.json';
 import deMail from '../../locales/de/mail.json';
 import de from '../../locales/de/translation.json';
 import enAccount from '../../locales/en/account.json';
+import enAdmin from '../../locales/en/admin.json';
 import enMail from '../../locales/en/mail.json';
 import en from '../../locales/en/translation.json';
 import { renderMarkdown } from '../../scripts/markdown-plugin.js';
@@ -26,18 +28,19 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
 }
 
 // The mails (server only) are checked with the rest, under `mail.`; the signed-in area's texts
-// (account.json, loaded with the signed-in frame) are merged in where the app merges them.
-const withAccount = (texts: typeof en, account: typeof enAccount) => ({
+// (account.json, loaded with the signed-in frame) and the admin screens' (admin.json, loaded with their
+// code) are merged in where the app merges them.
+const withAccount = (texts: typeof en, account: typeof enAccount, admin: typeof enAdmin) => ({
   ...texts,
   ...account,
   routes: { ...texts.routes, ...account.routes },
   header: { ...texts.header, ...account.header },
-  pages: { ...texts.pages, ...account.pages },
+  pages: { ...texts.pages, ...account.pages, ...admin.pages },
   errors: { ...texts.errors, ...account.errors },
 });
 const LOCALES = {
-  en: leaves({ ...withAccount(en, enAccount), mail: enMail }),
-  de: leaves({ ...withAccount(de, deAccount), mail: deMail }),
+  en: leaves({ ...withAccount(en, enAccount, enAdmin), mail: enMail }),
+  de: leaves({ ...withAccount(de, deAccount, deAdmin), mail: deMail }),
 };
 
 describe('translations (spec section 1: en and de)', () => {

@@ -16,6 +16,7 @@ import { kpisOf } from './analytics/live.js';
 import { useAnalytics, useExtent } from './analytics/useAnalyticsData.js';
 import { useAnalyticsFilters, type Extent } from './analytics/useAnalyticsFilters.js';
 import { useLiveCounters } from './analytics/useLiveCounters.js';
+import './adminTexts.js';
 
 const FILTER_OPTIONS: FilterOptions<Granularity> = { granularities: GRANULARITIES, defaultGranularity: 'week' };
 

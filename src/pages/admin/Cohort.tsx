@@ -11,6 +11,7 @@ import { FilterBar } from './analytics/FilterBar.js';
 import type { FilterOptions } from './analytics/filters.js';
 import { useCohorts, useExtent } from './analytics/useAnalyticsData.js';
 import { useAnalyticsFilters, type Extent } from './analytics/useAnalyticsFilters.js';
+import './adminTexts.js';
 
 const FILTER_OPTIONS: FilterOptions<'week' | 'month'> = { granularities: ['week', 'month'], defaultGranularity: 'week' };
 

@@ -24,6 +24,7 @@ import { PageCard } from '../../components/PageCard.js';
 import { formatDateTime } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { JOB_PAGE_SIZES, jobsUrl, readJobsView, writeJobsView, type JobsView } from './jobs/view.js';
+import './adminTexts.js';
 
 /** The filter's choices, in the order a reader looks for trouble: all, then what waits, runs, failed, done. */
 const FILTERS = ['all', 'pending', 'running', 'failed', 'done'] as const;

@@ -24,6 +24,7 @@ import type { LiteKeysImport, LiteKeysPage } from '../../billing/types.js';
 import { useOnDemandRead } from '../../data/useApiAction.js';
 import { formatDateTime } from '../../format/index.js';
 import { SEARCH_DELAY_MS } from '../../components/search.js';
+import './adminTexts.js';
 
 const ROWS_PER_PAGE = [10, 25, 50, 100];
 

@@ -24,6 +24,7 @@ import { SessionsSection } from './user/SessionsSection.js';
 import { SubscriptionSection } from './user/SubscriptionSection.js';
 import { Timeline } from './user/Timeline.js';
 import { useUserActions } from './user/useUserActions.js';
+import './adminTexts.js';
 
 /** The values an action's confirmation and outcome texts name. */
 function textValues(action: UserAction, email: string): Record<string, string | number> {

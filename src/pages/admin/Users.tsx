@@ -20,6 +20,7 @@ import { UserHistoryDialog } from './users/UserHistoryDialog.js';
 import { UsersToolbar } from './users/UsersToolbar.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
 import { PAGE_SIZES, SEARCH_MAX_LENGTH } from './users/view.js';
+import './adminTexts.js';
 
 /**
  * The grid renders rows only near the viewport but all its columns, even those scrolled out of view:
