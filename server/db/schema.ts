@@ -35,6 +35,13 @@ export interface UsersTable {
   segment: ColumnType<number, never, never>;
 }
 
+/** How many users each segment holds, kept by triggers on users (migration 0018); never written by the app. */
+export interface UserSegmentCountsTable {
+  segment: ColumnType<number, never, never>;
+  /** bigint on PostgreSQL (read as a string there). */
+  users: ColumnType<number | string, never, never>;
+}
+
 export interface EmailVerificationsTable {
   user_id: string;
   code_hash: string;
@@ -361,6 +368,7 @@ export interface ActivityLogTable {
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
+  user_segment_counts: UserSegmentCountsTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   email_verifications: EmailVerificationsTable;

@@ -17,6 +17,7 @@ import { jobs } from './0014-jobs.js';
 import { emailChanges } from './0015-email-changes.js';
 import { activityLog } from './0016-activity-log.js';
 import { userFilters } from './0017-user-filters.js';
+import { userSegmentCounts } from './0018-user-segment-counts.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -41,5 +42,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0015-email-changes': emailChanges(dialect),
     '0016-activity-log': activityLog(),
     '0017-user-filters': userFilters(dialect),
+    '0018-user-segment-counts': userSegmentCounts(dialect),
   };
 }

@@ -141,6 +141,18 @@ export function orderOf(query: ExportUsersQuery): { column: string; desc: boolea
 }
 
 /**
+ * How many users the segments hold (everyone when null), summed from the counts migration 0018's
+ * triggers keep: at most 256 rows whatever the number of users, where counting the matches of a broad
+ * filter reads up to every entry of the segment index. As exact as a count(*) at the same moment.
+ */
+async function usersIn(db: Kysely<Database>, segments: number[] | null): Promise<number> {
+  let query = db.selectFrom('user_segment_counts').select((eb) => eb.fn.sum<number | string | null>('users').as('n'));
+  if (segments) query = query.where('segment', 'in', segments);
+  const { n } = await query.executeTakeFirstOrThrow();
+  return Number(n ?? 0);
+}
+
+/**
  * SQLite only (PostgreSQL's planner weighs this itself from its statistics): is a filtered page cheaper
  * found by walking the order's index until the page is passed (about (skip + take) / share of matches
  * entries, index only), or by reading every match from the segment index and sorting them (cheap for
@@ -148,8 +160,8 @@ export function orderOf(query: ExportUsersQuery): { column: string; desc: boolea
  */
 async function walkOrderIndex(db: Kysely<Database>, query: ListUsersQuery, column: string, matching: number): Promise<boolean> {
   if (matching === 0) return false;
-  const { n } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  const walked = ((query.skip ?? 0) + (query.take ?? matching)) * (Number(n) / matching);
+  const everyone = await usersIn(db, null);
+  const walked = ((query.skip ?? 0) + (query.take ?? matching)) * (everyone / matching);
   const sorted = matching * (column === 'created_at' ? 1 : 8);
   return walked <= sorted;
 }
@@ -166,10 +178,15 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
   const matches = query.search ? searchMatches(db, dialect, query.search, segments) : null;
   // Every user (of the filters), or the matches of the search; a plain subquery both dialects flatten into the scan.
   const candidates = () => (matches ?? inSegments(db.selectFrom('users').select(['id', 'created_at']), segments, dialect)).as('m');
-  const count = db.selectFrom(candidates()).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  // A search's matches are counted; without one the total is the filters' segments' counts (usersIn).
+  const countTotal = async () => {
+    if (!matches) return usersIn(db, segments);
+    const { n } = await db.selectFrom(candidates()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(n);
+  };
   const { column: orderColumn, desc } = orderOf(query);
   // SQLite answers one statement at a time anyway: its filtered pages are planned from the count.
-  const counted = segments && !matches && dialect === 'sqlite' ? Number((await count.executeTakeFirstOrThrow()).n) : null;
+  const counted = segments && !matches && dialect === 'sqlite' ? await countTotal() : null;
   const walk = counted === null || (await walkOrderIndex(db, query, orderColumn, counted));
   // The page is found from an index alone (ids only, so a deep offset never reads the rows it skips),
   // then its rows are read by id: a "deferred join" that keeps skip 500,000 cheap on PostgreSQL.
@@ -195,7 +212,7 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
     else sorted = sorted.orderBy(column, desc ? 'desc' : 'asc');
     page = window(sorted.orderBy(walk || dialect === 'postgres' ? sql.ref('id') : sql`+id`, desc ? 'desc' : 'asc'), query);
   }
-  const [ids, total] = await Promise.all([page.execute(), counted === null ? count.executeTakeFirstOrThrow() : { n: counted }]);
+  const [ids, total] = await Promise.all([page.execute(), counted ?? countTotal()]);
   const rows = ids.length
     ? await db
         .selectFrom('users')
@@ -212,7 +229,7 @@ export async function listUsers(deps: AdminDeps, query: ListUsersQuery): Promise
     const found = byId.get(row.id);
     return found ? [found] : [];
   });
-  return { total: Number(total.n), data: await toAdminUsers(db, ordered) };
+  return { total, data: await toAdminUsers(db, ordered) };
 }
 
 /** The search's matches within the filters, for the export's walk (null when there is no search). */
