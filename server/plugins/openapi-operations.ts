@@ -370,6 +370,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   // Analytics
   'GET /api/analytics': { tag: 'Analytics', summary: 'Dashboard figures for a period and filters', errors: { 400: ['ANALYTICS_RANGE_INVALID', 'ANALYTICS_PLAYED_RANGE_INVALID'] } },
   'GET /api/analytics/cohorts': { tag: 'Analytics', summary: 'Sign-up cohorts and their retention', errors: { 400: ['ANALYTICS_RANGE_INVALID'] } },
+  'GET /api/analytics/first-day': { tag: 'Analytics', summary: 'The first day with data of a channel, and today on the server clock' },
 
   // Devices: the desktop API
   'POST /api/desktop/activate': {
