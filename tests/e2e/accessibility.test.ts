@@ -44,13 +44,29 @@ describe('keyboard alone', () => {
     const { context, page } = await newPage(browser);
     await context.addInitScript((token) => localStorage.setItem('token', token), tokens.user);
     await page.goto(url('/account/profile'));
-    await shown(page.getByRole('button', { name: 'Open account menu' }));
-    await page.getByRole('button', { name: 'Open account menu' }).focus();
-    await page.keyboard.press('Enter');
-    await shown(page.getByRole('menu'));
+    const button = page.getByRole('button', { name: 'Open account menu' });
+    const menu = page.getByRole('menu');
+    // Pressed once the page has drawn (its heading shown, nothing loading): a key pressed while the frame
+    // is still swapping its loading state for the page lands on a button that is about to be replaced
+    // (CI saw the menu never open on a loaded machine). Pressed again only if it did not open.
+    await shown(page.getByRole('heading', { level: 1 }));
+    await expect.poll(() => page.getByRole('progressbar').count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          if (!(await menu.isVisible())) {
+            await button.focus();
+            await page.keyboard.press('Enter');
+            await menu.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+          }
+          return menu.isVisible();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Escape');
-    await page.getByRole('menu').waitFor({ state: 'hidden' });
+    await menu.waitFor({ state: 'hidden' });
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Open account menu');
     await context.close();
   });
