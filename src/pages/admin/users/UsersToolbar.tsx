@@ -24,7 +24,7 @@ export function UsersToolbar({
   exporting: boolean;
 }) {
   const { t } = useTranslation();
-  const any = Object.keys(filters).length === 0;
+  const unfiltered = Object.keys(filters).length === 0;
   return (
     <Box role="group" aria-label={t('pages.users.filters.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mb: 2 }}>
       {FILTER_NAMES.map((name) => (
@@ -47,7 +47,7 @@ export function UsersToolbar({
           ))}
         </TextField>
       ))}
-      <Button onClick={onClear} disabled={any}>
+      <Button onClick={onClear} disabled={unfiltered}>
         {t('pages.users.filters.clear')}
       </Button>
       <Box sx={{ flexGrow: 1 }} />
