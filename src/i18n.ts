@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
 import type { Locale } from './routing/locale.js';
 
@@ -44,6 +44,11 @@ export function isLanguageLoaded(language: Locale): boolean {
   return i18n.hasResourceBundle(language, 'translation') && (!accountTextsWanted || accountTextsLoaded.has(language));
 }
 
+/** Starts downloading the account texts of `language` without adding them (the page's own texts come first). */
+export function preloadAccountTexts(language: Locale): void {
+  accountBundles[language]().catch(() => undefined);
+}
+
 export function accountTextsReady(language: Locale): boolean {
   return accountTextsLoaded.has(language);
 }
@@ -84,7 +89,8 @@ export function useAccountTexts(language: Locale): boolean {
   const ready = accountTextsReady(language);
   const [, setLoaded] = useState(0);
   useEffect(() => {
-    if (!ready) void loadAccountTexts(language).then(() => setLoaded((n) => n + 1));
+    // A transition: the frame that appears then renders in slices (Lighthouse's total blocking time).
+    if (!ready) void loadAccountTexts(language).then(() => startTransition(() => setLoaded((n) => n + 1)));
   }, [language, ready]);
   return ready;
 }

@@ -34,12 +34,20 @@ function isPublic(name: PageName): name is PublicPageName {
   return Object.hasOwn(PUBLIC_PAGES, name);
 }
 
+/** Downloads (once) and evaluates a screen's module; the lazy component and preloadPage share it. */
+async function loadPage(name: PageName): Promise<PageModule> {
+  if (isPublic(name)) return PUBLIC_PAGES[name]();
+  const { ACCOUNT_PAGES } = await import('./account-pages.js');
+  return ACCOUNT_PAGES[name satisfies AccountPageName]();
+}
+
 function load(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
-  if (isPublic(name)) return lazy(PUBLIC_PAGES[name]);
-  return lazy(async () => {
-    const { ACCOUNT_PAGES } = await import('./account-pages.js');
-    return ACCOUNT_PAGES[name satisfies AccountPageName]();
-  });
+  return lazy(() => loadPage(name));
+}
+
+/** Starts a screen's download before React asks for it (src/main.tsx); a failure is the lazy component's to show. */
+export function preloadPage(name: PageName): void {
+  loadPage(name).catch(() => undefined);
 }
 
 const cache = new Map<PageName, LazyExoticComponent<ComponentType<PageProps>>>();

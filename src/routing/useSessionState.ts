@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { authProvider, cache, session } from '../../providers/index.js';
 import { isTokenFresh } from '../../providers/authProvider.js';
@@ -31,7 +31,8 @@ export function useSessionState(): SessionState {
     void (async () => {
       await authProvider.check();
       await authProvider.getIdentity();
-      if (!cancelled) setVersion((v) => v + 1);
+      // A transition: the screen the answer lets through renders in slices, between which the browser paints.
+      if (!cancelled) startTransition(() => setVersion((v) => v + 1));
     })();
     return () => {
       cancelled = true;
