@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import { useOne } from '@refinedev/core';
-import { lazy, Suspense } from 'react';
+import { lazy, startTransition, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Overview } from '../../../contract/overview.js';
 import type { DataError } from '../../../providers/dataProvider.js';
@@ -23,12 +23,27 @@ const ProfileSections = lazy(() => import('./profile/ProfileSections.js').then((
  */
 export default function Home({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
-  const { result: overview, query } = useOne<Overview, DataError>({ resource: 'overview', id: 'me' });
+  const { result: answer, query } = useOne<Overview, DataError>({ resource: 'overview', id: 'me' });
+  // The answer arrives as a store update, which React renders in one piece; the cards render from a deferred
+  // copy, in a transition, in slices.
+  const overview = useDeferredValue(answer);
+  // The sections below the overview render after its first paint, in a transition (in slices, between which
+  // the browser paints and answers input): the home's first screen is the overview.
+  const [sectionsShown, setSectionsShown] = useState(false);
+  useEffect(() => startTransition(() => setSectionsShown(true)), []);
+  // The same element while nothing of it changes, so the overview's updates do not render the sections again.
+  const sections = useMemo(
+    () =>
+      sectionsShown && (
+        <Suspense fallback={null}>
+          <ProfileSections download={false} />
+        </Suspense>
+      ),
+    [sectionsShown],
+  );
   return (
     <PageCard title={t(titleKey)} testId="home">
-      {query.isPending ? (
-        <FullPageSpinner />
-      ) : overview ? (
+      {overview ? (
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' }, gap: 2, mb: 1 }}>
           <OverviewCards overview={overview} />
           <Box sx={{ gridColumn: { sm: '1 / -1' }, display: 'grid' }}>
@@ -37,14 +52,12 @@ export default function Home({ titleKey }: { titleKey: string }) {
             </OverviewCard>
           </Box>
         </Box>
+      ) : query.isError ? (
+        <Alert severity="error">{query.error.message || t('errors.DEFAULT')}</Alert>
       ) : (
-        <Alert severity="error">{query.error?.message ?? t('errors.DEFAULT')}</Alert>
+        <FullPageSpinner />
       )}
-      <Suspense fallback={null}>
-        <Suspense fallback={null}>
-        <ProfileSections download={false} />
-      </Suspense>
-      </Suspense>
+      {sections}
     </PageCard>
   );
 }
