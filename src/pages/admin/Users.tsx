@@ -212,7 +212,13 @@ export default function UsersPage({ titleKey }: PageProps) {
             if (params.field === GRID_CHECKBOX_SELECTION_COL_DEF.field || params.field === 'manage') return;
             void navigate(userPath({ id: String(params.id) }));
           }}
-          sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
+          sx={{
+            '& .MuiDataGrid-row': { cursor: 'pointer' },
+            // The grid's last-row line sits at the top while no rows are there yet, and jumps below them when
+            // they arrive (Lighthouse counted it as a layout shift of 0.13). Hidden until the first rows load,
+            // it appears in place instead of moving.
+            ...(gridProps.rows.length === 0 ? { '& .MuiDataGrid-filler': { display: 'none' } } : {}),
+          }}
           localeText={localeText}
           aria-label={t('pages.users.tableLabel')}
         />
