@@ -11,8 +11,10 @@ import { startPortal } from '../scripts/portal-process.js';
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
  * real server, in the system Chromium: the account home, login, registration, profile (signed in) and admin users.
- * Full reports go to bench/results/lighthouse-<page>.html, the scores to bench/results/lighthouse.json.
- * Goals: performance >= 95, accessibility 100, best practices >= 95.
+ * Full reports go to bench/results/lighthouse-<page>.html (the last run), the scores to bench/results/lighthouse.json.
+ * Goals: performance >= 95, accessibility 100, best practices >= 95, in every run of a page. Each page is audited
+ * LIGHTHOUSE_RUNS times (3 unless set; issue 18 asks for three runs out of three): one run on a 2-core machine
+ * moves by 10 points or more, so the line shows every run's performance and the median run's figures.
  */
 const PAGES = [
   { name: 'home', path: '/', session: true },
@@ -71,14 +73,25 @@ export async function runLighthouse() {
     const rows = [];
     // LIGHTHOUSE_PAGES=profile,login audits only those pages (while working on one).
     const only = process.env.LIGHTHOUSE_PAGES?.split(',');
-    for (const page of PAGES) if (!only || only.includes(page.name)) rows.push(await audit(browser, portal.url, page, token));
+    const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+    for (const page of PAGES) {
+      if (only && !only.includes(page.name)) continue;
+      const results = [];
+      for (let run = 0; run < runs; run++) results.push(await audit(browser, portal.url, page, token));
+      const byPerformance = [...results].sort((a, b) => a.performance - b.performance);
+      const median = byPerformance[Math.floor((results.length - 1) / 2)] as (typeof results)[number];
+      rows.push({
+        ...median,
+        runs: results.map((result) => result.performance),
+        meetsGoals: results.every((r) => r.performance >= 95 && r.accessibility === 100 && r.bestPractices >= 95),
+      });
+    }
     // A run of some pages only (LIGHTHOUSE_PAGES) leaves the recorded full run alone.
     if (!only) writeFileSync(path.join(resultsDir, 'lighthouse.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
-    process.stdout.write('Lighthouse (mobile): performance / accessibility / best practices, FCP, LCP, TBT, CLS\n');
+    process.stdout.write(`Lighthouse (mobile, ${runs} runs a page): performance of each run; the median run's scores, FCP, LCP, TBT, CLS\n`);
     for (const row of rows) {
-      const goals = row.performance >= 95 && row.accessibility === 100 && row.bestPractices >= 95 ? 'meets goals' : 'BELOW GOAL';
       process.stdout.write(
-        `  ${row.page.padEnd(18)} ${row.performance} / ${row.accessibility} / ${row.bestPractices}   FCP ${row.fcp}, LCP ${row.lcp}, TBT ${row.tbt}, CLS ${row.cls}   ${goals}\n`,
+        `  ${row.page.padEnd(18)} [${row.runs.join(', ')}]  ${row.performance} / ${row.accessibility} / ${row.bestPractices}   FCP ${row.fcp}, LCP ${row.lcp}, TBT ${row.tbt}, CLS ${row.cls}   ${row.meetsGoals ? 'meets goals' : 'BELOW GOAL'}\n`,
       );
     }
     return rows;
