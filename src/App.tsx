@@ -1,6 +1,6 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
 import { authChannel, authProvider } from '../providers/index.js';
@@ -10,14 +10,22 @@ import { PublicLayout } from './components/layout/PublicLayout.js';
 import { pageOf } from './pages/index.js';
 import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
 import { LOCALES, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
+import { preloadable } from './routing/preloadable.js';
 import { RouteGuard } from './routing/RouteGuard.js';
 import { ROUTES, type RouteEntry } from './routing/routes.js';
 import { theme } from './theme.js';
 
-/** The signed-in frame mounts <Refine> (src/refine.ts) and its MUI layout; public pages never load either. */
-const AccountLayout = lazy(() => import('./components/layout/AccountLayout.js'));
-/** Asks Refine's access control provider whether the user may see a signed-in screen (src/routing/AccessGate.tsx). */
-const AccessGate = lazy(() => import('./routing/AccessGate.js'));
+/**
+ * The signed-in frame: its layout mounts <Refine> (src/refine.ts) and the MUI layout, and its gate asks
+ * Refine's access control provider whether the user may see a screen (src/routing/AccessGate.tsx). Public
+ * pages never load either; src/main.tsx preloads both when the first screen is a signed-in one.
+ */
+export const signedInFrame = {
+  layout: preloadable(() => import('./components/layout/AccountLayout.js')),
+  gate: preloadable(() => import('./routing/AccessGate.js')),
+};
+const AccountLayout = signedInFrame.layout.Component;
+const AccessGate = signedInFrame.gate.Component;
 
 function screen(entry: RouteEntry) {
   const Page = pageOf(entry.page);

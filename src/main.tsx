@@ -2,7 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { authProvider, session } from '../providers/index.js';
-import { App } from './App.js';
+import { App, signedInFrame } from './App.js';
 import { loadLanguage, preloadAccountTexts } from './i18n.js';
 import { preloadPage } from './pages/index.js';
 import { DEFAULT_LOCALE, readStoredLocale, splitLocale, type Locale } from './routing/locale.js';
@@ -22,26 +22,28 @@ function adoptSessionFromAddress(): void {
 }
 
 /**
- * A signed-in screen needs the frame, its gate, its own code, the account texts and the current user. Each
- * would otherwise be asked for only when the one before it has rendered (five round trips one after the
- * other); they are all asked for now, beside the texts, and React finds them loaded.
+ * The first screen's code, asked for beside its texts and awaited before the first render, so React renders
+ * the whole screen at once instead of a spinner, a paint, and the screen again once its chunk arrives. A
+ * signed-in screen also needs the frame, its gate and the account texts (all asked for at once rather than
+ * each when the one before it has rendered), and the current user is asked for now (not awaited: the frame
+ * shows its own loading state while the API answers).
  */
-function preloadSignedInScreen(path: string, language: Locale): void {
+function firstScreenCode(path: string, language: Locale): Promise<unknown> {
   const entry = ROUTES.find((route) => matchPath(`/${route.path}`, path));
-  if (entry?.layout !== 'account' || (session.getToken() === null && session.getOfflineToken() === null)) return;
-  import('./components/layout/AccountLayout.js').catch(() => undefined);
-  import('./routing/AccessGate.js').catch(() => undefined);
-  preloadPage(entry.page);
+  if (!entry) return Promise.resolve();
+  if (entry.layout !== 'account') return preloadPage(entry.page);
+  if (session.getToken() === null && session.getOfflineToken() === null) return Promise.resolve();
   preloadAccountTexts(language);
   void authProvider.getIdentity();
+  return Promise.all([signedInFrame.layout.preload(), signedInFrame.gate.preload(), preloadPage(entry.page)]).catch(() => undefined);
 }
 
 adoptSessionFromAddress();
 const { locale, path } = splitLocale(window.location.pathname);
 const language = locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE;
-preloadSignedInScreen(path, language);
-// The first screen's texts arrive before the first render, so nothing flashes in the wrong language.
-await loadLanguage(language);
+// The first screen's texts and code arrive before the first render, so nothing flashes in the wrong language
+// and no spinner stands in for a screen whose code is a moment away.
+await Promise.all([loadLanguage(language), firstScreenCode(path, language)]);
 
 // A transition: React renders the first screen in slices and lets the browser paint and answer input between them.
 const root = createRoot(document.getElementById('root') as HTMLElement);

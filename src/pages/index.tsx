@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { preloadable, type Preloadable } from '../routing/preloadable.js';
 import type { AccountPageName, PageName, PublicPageName } from '../routing/routes.js';
 
 export interface PageProps {
@@ -41,22 +42,25 @@ async function loadPage(name: PageName): Promise<PageModule> {
   return ACCOUNT_PAGES[name satisfies AccountPageName]();
 }
 
-function load(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
-  return lazy(() => loadPage(name));
-}
-
-/** Starts a screen's download before React asks for it (src/main.tsx); a failure is the lazy component's to show. */
-export function preloadPage(name: PageName): void {
-  loadPage(name).catch(() => undefined);
-}
-
-const cache = new Map<PageName, LazyExoticComponent<ComponentType<PageProps>>>();
-/** A screen by name (one lazy component each, so a route downloads only what it shows). */
-export function pageOf(name: PageName): LazyExoticComponent<ComponentType<PageProps>> {
+const cache = new Map<PageName, Preloadable<PageProps>>();
+function entry(name: PageName): Preloadable<PageProps> {
   let page = cache.get(name);
   if (!page) {
-    page = load(name);
+    page = preloadable(() => loadPage(name));
     cache.set(name, page);
   }
   return page;
+}
+
+/**
+ * Downloads (once) and evaluates a screen's module before React asks for it (src/main.tsx awaits the
+ * first screen's); a failure is the page component's to show.
+ */
+export function preloadPage(name: PageName): Promise<void> {
+  return entry(name).preload().catch(() => undefined);
+}
+
+/** A screen by name (one component each, code split per screen, so a route downloads only what it shows). */
+export function pageOf(name: PageName): ComponentType<PageProps> {
+  return entry(name).Component;
 }
