@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { MODULES_REPORT, type ModulesReport } from './bundle-report-plugin.js';
-import { ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
+import { ACCESS_GATE_MODULE, ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
 
 /**
  * JavaScript weight per route, from the production build's manifest: the entry chunk and everything it
@@ -26,7 +26,34 @@ interface ManifestEntry {
   dynamicImports?: string[];
   css?: string[];
 }
-type Manifest = Record<string, ManifestEntry>;
+export type Manifest = Record<string, ManifestEntry>;
+
+export function readManifest(distDir: string): Manifest {
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestFile)) throw new Error(`No build manifest at ${manifestFile}: run npm run build`);
+  return JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+}
+
+/** The output files of the given manifest keys and of everything they import statically. */
+export function chunkClosure(manifest: Manifest, keys: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    const entry = manifest[key];
+    if (!entry) throw new Error(`Manifest has no entry for ${key}`);
+    seen.add(key);
+    for (const imported of entry.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return [...seen].map((key) => (manifest[key] as ManifestEntry).file);
+}
+
+/** The manifest keys of a route's own code: its screen and, for a signed-in screen, the frame around it. */
+export function screenModules(route: RouteEntry): string[] {
+  const modules = [`src/pages/${PAGE_MODULES[route.page]}.tsx`];
+  if (route.layout === 'account') modules.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, ACCESS_GATE_MODULE);
+  return modules;
+}
 
 export interface RouteWeight {
   route: string;
@@ -45,9 +72,7 @@ function budgetFor(route: RouteEntry): number {
 }
 
 export function measureRoutes(distDir: string): RouteWeight[] {
-  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
-  if (!existsSync(manifestFile)) throw new Error(`No build manifest at ${manifestFile}: run npm run build`);
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  const manifest = readManifest(distDir);
   const report = JSON.parse(readFileSync(path.join(distDir, MODULES_REPORT), 'utf8')) as ModulesReport;
   const gzipCache = new Map<string, number>();
   const gzipBytes = (file: string) => {
@@ -59,24 +84,11 @@ export function measureRoutes(distDir: string): RouteWeight[] {
     return size;
   };
 
-  const closure = (keys: string[]) => {
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      if (seen.has(key)) return;
-      const entry = manifest[key];
-      if (!entry) throw new Error(`Manifest has no entry for ${key}`);
-      seen.add(key);
-      for (const imported of entry.imports ?? []) visit(imported);
-    };
-    keys.forEach(visit);
-    return [...seen].map((key) => (manifest[key] as ManifestEntry).file);
-  };
-
   return ROUTES.map((route) => {
     // The entry, the screen, and one language's texts (en; de is the same size, held by the locale tests).
-    const roots = ['index.html', `src/pages/${PAGE_MODULES[route.page]}.tsx`, 'locales/en/translation.json'];
-    if (route.layout === 'account') roots.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, 'locales/en/account.json');
-    const files = closure(roots).filter((file) => file.endsWith('.js'));
+    const roots = ['index.html', ...screenModules(route), 'locales/en/translation.json'];
+    if (route.layout === 'account') roots.push('locales/en/account.json');
+    const files = chunkClosure(manifest, roots).filter((file) => file.endsWith('.js'));
     const chunks = files.map((file) => ({ file, bytes: gzipBytes(file) })).sort((a, b) => b.bytes - a.bytes);
     const packages = new Map<string, number>();
     for (const chunk of chunks) {

@@ -1,8 +1,50 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.js';
+
+/** The build's list of each screen's chunks (scripts/route-preload-plugin.ts writes it; same shape). */
+interface RoutePreloads {
+  routes: { path: string; files: string[] }[];
+  texts: Record<string, string>;
+}
+const ROUTE_PRELOADS = path.join('.vite', 'route-preloads.json');
+const LOCALE_PREFIX = /^\/(en|de)(?=\/|$)/;
+
+/** Whether a route pattern of the SPA's table ('admin/users/:id', 'checkout/:type/:tab/:priceId?') matches a path. */
+function matches(pattern: string, segments: string[]): boolean {
+  const parts = pattern === '' ? [] : pattern.split('/');
+  const required = parts.filter((part) => !part.endsWith('?')).length;
+  if (segments.length < required || segments.length > parts.length) return false;
+  return segments.every((segment, index) => {
+    const part = parts[index] as string;
+    return part.startsWith(':') || part === segment;
+  });
+}
+
+/**
+ * index.html for one address, with `<link rel=modulepreload>` for its screen's chunks and its language's
+ * texts, so the browser fetches them beside the entry instead of after it (scripts/route-preload-plugin.ts).
+ * An address no route names gets the not-found screen's, as the SPA's router would show.
+ */
+function pageWithPreloads(html: string, preloads: RoutePreloads, url: string): string {
+  const raw = url.split('?')[0] ?? '/';
+  let pathname = raw;
+  try {
+    pathname = decodeURI(raw);
+  } catch {
+    // A malformed escape matches no route: the app shows its not-found screen.
+  }
+  const locale = LOCALE_PREFIX.exec(pathname)?.[1];
+  const segments = pathname.replace(LOCALE_PREFIX, '').split('/').filter(Boolean);
+  const route =
+    preloads.routes.find((entry) => entry.path !== '*' && matches(entry.path, segments)) ?? preloads.routes.find((entry) => entry.path === '*');
+  // An address without a prefix shows the language kept in the tab (unknown here) or English.
+  const files = [preloads.texts[locale ?? 'en'], ...(route?.files ?? [])].filter((file): file is string => Boolean(file));
+  const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+  return html.replace('</head>', `${links}</head>`);
+}
 
 /**
  * Serves the built single-page app with history fallback: any GET that is not an API call and not a file
@@ -25,10 +67,15 @@ export async function registerSpa(app: FastifyInstance, spaDir: string): Promise
       },
     });
   }
+  const preloadsFile = path.join(spaDir, ROUTE_PRELOADS);
+  const preloads = available && existsSync(preloadsFile) ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as RoutePreloads) : null;
+  const html = preloads ? readFileSync(indexFile, 'utf8') : '';
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (available && wantsPage) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      reply.header('cache-control', 'no-cache');
+      if (!preloads) return reply.sendFile('index.html');
+      return reply.type('text/html; charset=utf-8').send(pageWithPreloads(html, preloads, request.url));
     }
     return sendError(request, reply, 'NOT_FOUND', 404);
   });

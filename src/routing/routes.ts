@@ -54,6 +54,8 @@ export type PublicPageName = Exclude<PageName, AccountPageName>;
 
 /** The lazy module of the signed-in frame (src/components/layout/AccountLayout.tsx). */
 export const ACCOUNT_LAYOUT_MODULE = 'src/components/layout/AccountLayout.tsx';
+/** The lazy gate of the signed-in frame (src/routing/AccessGate.tsx). */
+export const ACCESS_GATE_MODULE = 'src/routing/AccessGate.tsx';
 /** The lazy list of the signed-in frame's screens (src/pages/account-pages.ts). */
 export const ACCOUNT_PAGES_MODULE = 'src/pages/account-pages.ts';
 

@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+import { LOCALES, type Locale } from '../src/routing/locale.js';
+import { ROUTES } from '../src/routing/routes.js';
+import { chunkClosure, readManifest, screenModules } from './bundle-weights.js';
+
+/** Written into the build: which chunks each screen needs, read by the server (server/plugins/spa.ts). */
+export const ROUTE_PRELOADS = '.vite/route-preloads.json';
+
+export interface RoutePreloads {
+  /** Route patterns of the SPA's route table (without the locale prefix) and the chunks of their screen. */
+  routes: { path: string; files: string[] }[];
+  /** Each language's text chunk. */
+  texts: Record<Locale, string>;
+}
+
+/**
+ * The first screen's chunks, named in the page itself. Without them the browser learns of a screen's code
+ * only once the entry has run and asked for it (one round trip more), and the entry then adds a
+ * `<link rel=modulepreload>` for each of the screen's chunks from script: some twenty for the sign-in
+ * page, 40 ms of main-thread work on a phone. The server puts these links into index.html for the
+ * requested route; the entry's loader sees them there and adds none.
+ */
+export function routePreloads(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'shapelab-route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const manifest = readManifest(outDir);
+      const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
+      const preloads: RoutePreloads = {
+        // A signed-in screen's code is named only by the entry, once it has seen a session: a visitor without
+        // one is sent to sign-in, and must not download the signed-in frame on the way.
+        routes: ROUTES.map((route) => ({
+          path: route.path,
+          files: route.layout === 'account' ? [] : chunkClosure(manifest, screenModules(route)).filter((file) => !entryFiles.has(file)),
+        })),
+        texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as Record<Locale, string>,
+      };
+      writeFileSync(path.join(outDir, ROUTE_PRELOADS), JSON.stringify(preloads));
+    },
+  };
+}
