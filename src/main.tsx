@@ -2,8 +2,9 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { authProvider, session } from '../providers/index.js';
+import { writeSessionHint } from '../providers/session.js';
 import { App, signedInFrame } from './App.js';
-import { loadLanguage, preloadAccountTexts } from './i18n.js';
+import { loadAccountTexts, loadLanguage, preloadAccountTexts } from './i18n.js';
 import { preloadPage } from './pages/index.js';
 import { DEFAULT_LOCALE, readStoredLocale, splitLocale, type Locale } from './routing/locale.js';
 import { takeSessionFromQuery } from './routing/guard.js';
@@ -24,26 +25,39 @@ function adoptSessionFromAddress(): void {
 /**
  * The first screen's code, asked for beside its texts and awaited before the first render, so React renders
  * the whole screen at once instead of a spinner, a paint, and the screen again once its chunk arrives. A
- * signed-in screen also needs the frame, its gate and the account texts (all asked for at once rather than
- * each when the one before it has rendered), and the current user is asked for now (not awaited: the frame
- * shows its own loading state while the API answers).
+ * signed-in screen also needs the frame, its gate, the account texts and the current user (the route guard
+ * and the frame would each show a spinner until theirs arrived), all asked for at once.
  */
-function firstScreenCode(path: string, language: Locale): Promise<unknown> {
+function firstScreenReady(path: string, language: Locale, languageLoaded: Promise<void>): Promise<unknown> {
   const entry = ROUTES.find((route) => matchPath(`/${route.path}`, path));
   if (!entry) return Promise.resolve();
   if (entry.layout !== 'account') return preloadPage(entry.page);
   if (session.getToken() === null && session.getOfflineToken() === null) return Promise.resolve();
+  // The account texts download now and join the language's own texts once those are in.
   preloadAccountTexts(language);
-  void authProvider.getIdentity();
-  return Promise.all([signedInFrame.layout.preload(), signedInFrame.gate.preload(), preloadPage(entry.page)]).catch(() => undefined);
+  return Promise.all([
+    signedInFrame.layout.preload(),
+    signedInFrame.gate.preload(),
+    preloadPage(entry.page),
+    languageLoaded.then(() => loadAccountTexts(language)),
+    authProvider.getIdentity(),
+  ]).catch(() => undefined);
 }
 
 adoptSessionFromAddress();
+// The session-hint cookie follows the stored session (one kept from before the hint, or ended in another tab).
+writeSessionHint(session.getToken() !== null || session.getOfflineToken() !== null);
 const { locale, path } = splitLocale(window.location.pathname);
 const language = locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE;
 // The first screen's texts and code arrive before the first render, so nothing flashes in the wrong language
 // and no spinner stands in for a screen whose code is a moment away.
-await Promise.all([loadLanguage(language), firstScreenCode(path, language)]);
+// The wait for the screen is capped: past it (a slow API), the screen renders with its own loading states.
+const languageLoaded = loadLanguage(language);
+const screenWaitMs = 3000;
+await Promise.all([
+  languageLoaded,
+  Promise.race([firstScreenReady(path, language, languageLoaded), new Promise((resolve) => setTimeout(resolve, screenWaitMs))]),
+]);
 
 // A transition: React renders the first screen in slices and lets the browser paint and answer input between them.
 const root = createRoot(document.getElementById('root') as HTMLElement);
