@@ -1,5 +1,5 @@
 import type { ErrorBody } from '../contract/errors.js';
-import { createMemoryStorage, createSessionStore, type SessionStore } from './session.js';
+import { createMemoryStorage, createSessionStore, writeSessionHint, type SessionStore } from './session.js';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -119,6 +119,7 @@ async function readBody(response: Response): Promise<unknown> {
 /** The app's instances: one session store, one client. */
 export const session: SessionStore = createSessionStore(
   typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
+  writeSessionHint,
 );
 /** Filled in by providers/index.ts with the auth provider's renewal. */
 export const sessionRenewal: SessionRenewal = { renew: null };

@@ -1,3 +1,5 @@
+import { SESSION_HINT_COOKIE } from '../contract/session-hint.js';
+
 /**
  * The session kept in the browser (spec sections 3 and 4): the access token and, only with
  * "remember me", the offline token, both in localStorage so every tab shares them.
@@ -19,25 +21,42 @@ export interface SessionStore {
   clear(): void;
 }
 
-export function createSessionStore(storage: Storage): SessionStore {
+/**
+ * The session store over a Web Storage. `onChange` hears whether a session is held after every change
+ * (the browser's store keeps the session-hint cookie in step, contract/session-hint.ts).
+ */
+export function createSessionStore(storage: Storage, onChange: (held: boolean) => void = () => undefined): SessionStore {
   const read = (key: string) => {
     const value = storage.getItem(key);
     return isBlank(value) ? null : value;
   };
+  const changed = () => onChange(read(TOKEN_KEY) !== null || read(OFFLINE_TOKEN_KEY) !== null);
   return {
     getToken: () => read(TOKEN_KEY),
-    setToken: (token) => storage.setItem(TOKEN_KEY, token),
+    setToken: (token) => {
+      storage.setItem(TOKEN_KEY, token);
+      changed();
+    },
     getOfflineToken: () => read(OFFLINE_TOKEN_KEY),
     setOfflineToken: (token) => {
       if (isBlank(token)) storage.removeItem(OFFLINE_TOKEN_KEY);
       else storage.setItem(OFFLINE_TOKEN_KEY, token as string);
+      changed();
     },
     isAuthenticated: () => read(TOKEN_KEY) !== null,
     clear: () => {
       storage.removeItem(TOKEN_KEY);
       storage.removeItem(OFFLINE_TOKEN_KEY);
+      changed();
     },
   };
+}
+
+/** Sets or removes the session-hint cookie (contract/session-hint.ts) in this browser. */
+export function writeSessionHint(held: boolean): void {
+  if (typeof document === 'undefined') return;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${SESSION_HINT_COOKIE}=${held ? '1' : ''}; Path=/; SameSite=Lax; Max-Age=${held ? 31_536_000 : 0}${secure}`;
 }
 
 /** A Map-backed Web Storage, where the browser's is missing (server-side tools, tests). */

@@ -9,8 +9,11 @@ import { chunkClosure, readManifest, screenModules } from './bundle-weights.js';
 export const ROUTE_PRELOADS = '.vite/route-preloads.json';
 
 export interface RoutePreloads {
-  /** Route patterns of the SPA's route table (without the locale prefix) and the chunks of their screen. */
-  routes: { path: string; files: string[] }[];
+  /**
+   * Route patterns of the SPA's route table (without the locale prefix) and the chunks of their screen (a
+   * signed-in screen's with its frame's, named only to a browser that holds a session).
+   */
+  routes: { path: string; files: string[]; signedIn: boolean }[];
   /** Each language's text chunk. */
   texts: Record<Locale, string>;
 }
@@ -19,8 +22,10 @@ export interface RoutePreloads {
  * The first screen's chunks, named in the page itself. Without them the browser learns of a screen's code
  * only once the entry has run and asked for it (one round trip more), and the entry then adds a
  * `<link rel=modulepreload>` for each of the screen's chunks from script: some twenty for the sign-in
- * page, 40 ms of main-thread work on a phone. The server puts these links into index.html for the
- * requested route; the entry's loader sees them there and adds none.
+ * page (40 ms of main-thread work on a phone), forty-odd for a signed-in one. The server puts these links
+ * into index.html for the requested route; the entry's loader sees them there and adds none. A signed-in
+ * screen's are named only to a browser with a session (contract/session-hint.ts): a visitor without one is
+ * sent on to sign-in and must not download the signed-in frame on the way.
  */
 export function routePreloads(): Plugin {
   let outDir = 'dist';
@@ -34,11 +39,10 @@ export function routePreloads(): Plugin {
       const manifest = readManifest(outDir);
       const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
       const preloads: RoutePreloads = {
-        // A signed-in screen's code is named only by the entry, once it has seen a session: a visitor without
-        // one is sent to sign-in, and must not download the signed-in frame on the way.
         routes: ROUTES.map((route) => ({
           path: route.path,
-          files: route.layout === 'account' ? [] : chunkClosure(manifest, screenModules(route)).filter((file) => !entryFiles.has(file)),
+          files: chunkClosure(manifest, screenModules(route)).filter((file) => !entryFiles.has(file)),
+          signedIn: route.layout === 'account',
         })),
         texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as Record<Locale, string>,
       };

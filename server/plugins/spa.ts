@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { hasSessionHint } from '../../contract/session-hint.js';
 import { sendError } from './errors.js';
 
 /** The build's list of each screen's chunks (scripts/route-preload-plugin.ts writes it; same shape). */
 interface RoutePreloads {
-  routes: { path: string; files: string[] }[];
+  routes: { path: string; files: string[]; signedIn: boolean }[];
   texts: Record<string, string>;
 }
 const ROUTE_PRELOADS = path.join('.vite', 'route-preloads.json');
@@ -26,9 +27,10 @@ function matches(pattern: string, segments: string[]): boolean {
 /**
  * index.html for one address, with `<link rel=modulepreload>` for its screen's chunks and its language's
  * texts, so the browser fetches them beside the entry instead of after it (scripts/route-preload-plugin.ts).
- * An address no route names gets the not-found screen's, as the SPA's router would show.
+ * An address no route names gets the not-found screen's, as the SPA's router would show; a signed-in
+ * screen's code is named only when the browser says it holds a session (contract/session-hint.ts).
  */
-function pageWithPreloads(html: string, preloads: RoutePreloads, url: string): string {
+function pageWithPreloads(html: string, preloads: RoutePreloads, url: string, sessionHeld: boolean): string {
   const raw = url.split('?')[0] ?? '/';
   let pathname = raw;
   try {
@@ -41,7 +43,8 @@ function pageWithPreloads(html: string, preloads: RoutePreloads, url: string): s
   const route =
     preloads.routes.find((entry) => entry.path !== '*' && matches(entry.path, segments)) ?? preloads.routes.find((entry) => entry.path === '*');
   // An address without a prefix shows the language kept in the tab (unknown here) or English.
-  const files = [preloads.texts[locale ?? 'en'], ...(route?.files ?? [])].filter((file): file is string => Boolean(file));
+  const screenFiles = route && (!route.signedIn || sessionHeld) ? route.files : [];
+  const files = [preloads.texts[locale ?? 'en'], ...screenFiles].filter((file): file is string => Boolean(file));
   const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
   return html.replace('</head>', `${links}</head>`);
 }
@@ -75,7 +78,7 @@ export async function registerSpa(app: FastifyInstance, spaDir: string): Promise
     if (available && wantsPage) {
       reply.header('cache-control', 'no-cache');
       if (!preloads) return reply.sendFile('index.html');
-      return reply.type('text/html; charset=utf-8').send(pageWithPreloads(html, preloads, request.url));
+      return reply.type('text/html; charset=utf-8').send(pageWithPreloads(html, preloads, request.url, hasSessionHint(request.headers.cookie)));
     }
     return sendError(request, reply, 'NOT_FOUND', 404);
   });

@@ -18,11 +18,11 @@ describe('the single-page app is served with its first screen’s chunks', () =>
       path.join(spaDir, '.vite', 'route-preloads.json'),
       JSON.stringify({
         routes: [
-          { path: '', files: [] },
-          { path: 'admin/users/:id', files: [] },
-          { path: 'login', files: ['assets/Login.js', 'assets/Button.js'] },
-          { path: 'checkout/:type/:tab/:priceId?', files: ['assets/ExternalCheckout.js'] },
-          { path: '*', files: ['assets/NotFound.js'] },
+          { path: '', files: ['assets/Home.js', 'assets/AccountLayout.js'], signedIn: true },
+          { path: 'admin/users/:id', files: ['assets/UserShow.js', 'assets/AccountLayout.js'], signedIn: true },
+          { path: 'login', files: ['assets/Login.js', 'assets/Button.js'], signedIn: false },
+          { path: 'checkout/:type/:tab/:priceId?', files: ['assets/ExternalCheckout.js'], signedIn: false },
+          { path: '*', files: ['assets/NotFound.js'], signedIn: false },
         ],
         texts: { en: 'assets/translation-en.js', de: 'assets/translation-de.js' },
       }),
@@ -34,8 +34,8 @@ describe('the single-page app is served with its first screen’s chunks', () =>
     rmSync(spaDir, { recursive: true, force: true });
   });
 
-  const preloadsOf = async (url: string) => {
-    const response = await server.app.inject({ method: 'GET', url });
+  const preloadsOf = async (url: string, cookie?: string) => {
+    const response = await server.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
@@ -49,9 +49,19 @@ describe('the single-page app is served with its first screen’s chunks', () =>
     expect(await preloadsOf('/checkout/subscription/login/pri_1')).toEqual(['/assets/translation-en.js', '/assets/ExternalCheckout.js']);
   });
 
-  it('names no signed-in code, and an unknown address gets the not-found screen’s', async () => {
+  it('names a signed-in screen’s code only to a browser that holds a session', async () => {
     expect(await preloadsOf('/de')).toEqual(['/assets/translation-de.js']);
     expect(await preloadsOf('/admin/users/42')).toEqual(['/assets/translation-en.js']);
+    expect(await preloadsOf('/admin/users/42', 'theme=dark; shapelab_signed_in=0')).toEqual(['/assets/translation-en.js']);
+    expect(await preloadsOf('/de', 'shapelab_signed_in=1')).toEqual(['/assets/translation-de.js', '/assets/Home.js', '/assets/AccountLayout.js']);
+    expect(await preloadsOf('/admin/users/42', 'a=b; shapelab_signed_in=1')).toEqual([
+      '/assets/translation-en.js',
+      '/assets/UserShow.js',
+      '/assets/AccountLayout.js',
+    ]);
+  });
+
+  it('an unknown address gets the not-found screen’s code', async () => {
     expect(await preloadsOf('/no/such/page')).toEqual(['/assets/translation-en.js', '/assets/NotFound.js']);
     expect(await preloadsOf('/login/extra')).toEqual(['/assets/translation-en.js', '/assets/NotFound.js']);
   });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionStore, isBlank, OFFLINE_TOKEN_KEY, TOKEN_KEY } from '../../providers/session.js';
+import { hasSessionHint, SESSION_HINT_COOKIE } from '../../contract/session-hint.js';
 import { memoryStorage } from './fakes.js';
 
 describe('isBlank: empty, null, undefined or whitespace-only counts as no token (spec section 4)', () => {
@@ -102,5 +103,28 @@ describe.each([
     const store = createSessionStore(storage);
     storage.setItem(TOKEN_KEY, 'from-other-tab');
     expect(store.getToken()).toBe('from-other-tab');
+  });
+});
+
+describe('the session hint (contract/session-hint.ts) follows every change of the stored session', () => {
+  it('hears "held" after a token or an offline token is stored, and "not held" once both are gone', () => {
+    const heard: boolean[] = [];
+    const store = createSessionStore(memoryStorage(), (held) => heard.push(held));
+    store.setToken('access');
+    store.setOfflineToken('offline');
+    store.setOfflineToken(null);
+    store.clear();
+    store.setOfflineToken('offline');
+    store.setOfflineToken('  ');
+    expect(heard).toEqual([true, true, true, false, true, false]);
+  });
+
+  it('the server reads the hint from a Cookie header, and nothing else counts', () => {
+    expect(hasSessionHint(`${SESSION_HINT_COOKIE}=1`)).toBe(true);
+    expect(hasSessionHint(`theme=dark;  ${SESSION_HINT_COOKIE}=1; lang=de`)).toBe(true);
+    expect(hasSessionHint(undefined)).toBe(false);
+    expect(hasSessionHint(`${SESSION_HINT_COOKIE}=`)).toBe(false);
+    expect(hasSessionHint(`${SESSION_HINT_COOKIE}=10`)).toBe(false);
+    expect(hasSessionHint(`x${SESSION_HINT_COOKIE}=1`)).toBe(false);
   });
 });
