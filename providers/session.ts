@@ -1,4 +1,4 @@
-import { SESSION_HINT_COOKIE } from '../contract/session-hint.js';
+import { hasSessionHint, SESSION_HINT_COOKIE } from '../contract/session-hint.js';
 
 /**
  * The session kept in the browser (spec sections 3 and 4): the access token and, only with
@@ -54,7 +54,8 @@ export function createSessionStore(storage: Storage, onChange: (held: boolean) =
 
 /** Sets or removes the session-hint cookie (contract/session-hint.ts) in this browser. */
 export function writeSessionHint(held: boolean): void {
-  if (typeof document === 'undefined') return;
+  // Reading the cookie is cheap; writing one is a round trip to the browser's cookie store.
+  if (typeof document === 'undefined' || hasSessionHint(document.cookie) === held) return;
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
   document.cookie = `${SESSION_HINT_COOKIE}=${held ? '1' : ''}; Path=/; SameSite=Lax; Max-Age=${held ? 31_536_000 : 0}${secure}`;
 }
