@@ -1,9 +1,9 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { Suspense, useEffect } from 'react';
-import { BrowserRouter, createRoutesFromElements, Route, useRoutes } from 'react-router';
+import { BrowserRouter, createRoutesFromElements, Outlet, Route, useRoutes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
-import { authChannel, authProvider } from '../providers/index.js';
+import { authChannel, authProvider, session } from '../providers/index.js';
 import { FullPageSpinner } from './components/FullPageSpinner.js';
 import { LocaleScope } from './components/LocaleScope.js';
 import { PublicLayout } from './components/layout/PublicLayout.js';
@@ -26,6 +26,19 @@ export const signedInFrame = {
 };
 const AccountLayout = signedInFrame.layout.Component;
 const AccessGate = signedInFrame.gate.Component;
+
+/**
+ * The signed-in frame around a signed-in screen. A visitor without a stored session never loads it: the
+ * screen's route guard sends them to sign-in (spec section 2) without the frame's code on the way.
+ */
+function SignedInFrame() {
+  if (session.getToken() === null && session.getOfflineToken() === null) return <Outlet />;
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <AccountLayout />
+    </Suspense>
+  );
+}
 
 function screen(entry: RouteEntry) {
   const Page = pageOf(entry.page);
@@ -52,13 +65,7 @@ function localeBranch(prefix: Locale | null) {
   return (
     <Route key={prefix ?? 'none'} path={prefix ? `/${prefix}` : '/'} element={<LocaleScope prefix={prefix} />}>
       <Route element={<PublicLayout />}>{ROUTES.filter((r) => r.layout === 'public').map(routeElement)}</Route>
-      <Route
-        element={
-          <Suspense fallback={<FullPageSpinner />}>
-            <AccountLayout />
-          </Suspense>
-        }
-      >
+      <Route element={<SignedInFrame />}>
         {ROUTES.filter((r) => r.layout === 'account').map(routeElement)}
       </Route>
     </Route>

@@ -1,0 +1,72 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+
+/**
+ * A screen's first load (README, Performance): the page names its screen's chunks (modulepreload), a
+ * signed-in screen's only to a browser that holds a session (the `shapelab_signed_in` cookie, kept by the
+ * SPA's session store), and a visitor without one never downloads the signed-in frame.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const preloads = (page: Page) => page.locator('link[rel=modulepreload]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+const sessionHint = async (page: Page) => (await page.context().cookies()).find((cookie) => cookie.name === 'shapelab_signed_in')?.value;
+
+describe('the first screen’s code comes with the page', () => {
+  it('sign-in names its own chunks and the language’s texts; a visitor at a signed-in address downloads no frame', async () => {
+    const { page, errors } = await newPage(browser);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(url('/de/login'));
+    await shown(page.getByRole('heading', { level: 1, name: 'Bei Shapelab anmelden' }));
+    const named = await preloads(page);
+    expect(named.some((href) => /\/assets\/Login-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(named.some((href) => /\/assets\/translation-[\w-]+\.js$/.test(href))).toBe(true);
+
+    // The root is the account home: a visitor is sent to sign-in without the frame's code.
+    scripts.length = 0;
+    await page.goto(url('/account/profile'));
+    await page.waitForURL(/\/login/);
+    await shown(page.getByRole('heading', { level: 1 }));
+    expect(scripts.filter((script) => /\/(AccountLayout|AccessGate|account-pages|Profile)-/.test(script))).toEqual([]);
+    expect(await sessionHint(page)).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it('signed in, the hint cookie is set and the profile’s page names its chunks; signed out, both are gone', async () => {
+    const user = await createVerifiedUser();
+    const { page, errors } = await newPage(browser);
+    await page.goto(url('/login'));
+    await page.locator('#email').fill(user.email);
+    await page.locator('#password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
+    expect(await sessionHint(page)).toBe('1');
+
+    await page.goto(url('/account/profile'));
+    await shown(page.getByRole('heading', { level: 1, name: 'Profile' }));
+    const named = await preloads(page);
+    for (const chunk of ['AccountLayout', 'AccessGate', 'Profile']) {
+      expect(named.some((href) => new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(href)), chunk).toBe(true);
+    }
+    // The screen was rendered whole: no loading spinner is left, and the form holds the user's email.
+    await expect.poll(() => page.getByRole('progressbar').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Open account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await expect.poll(() => sessionHint(page)).toBeUndefined();
+    await page.goto(url('/account/profile'));
+    await page.waitForURL(/\/login/);
+    expect((await preloads(page)).some((href) => href.includes('/AccountLayout-'))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});
