@@ -1,0 +1,85 @@
+// The page.evaluate callbacks in this file run in the browser.
+/// <reference lib="dom" />
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
+import { ensureSpaBuilt } from '../scripts/spa-build.js';
+import { startPortal } from '../scripts/portal-process.js';
+
+/**
+ * Where a page load's main-thread time goes: loads one address of the production build (as an admin with
+ * TRACE_SESSION=1) in the system Chromium at Lighthouse's 4x CPU slowdown, and prints every task of 10 ms or
+ * more with what ran inside it (script evaluation, function calls, timers, layout), marking those after the
+ * first contentful paint, whose excess over 50 ms is total blocking time. Usage:
+ *   npm run bench:trace -- /account/profile        (TRACE_SESSION=1 for a signed-in screen)
+ */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string; data?: { url?: string; isLoadingMainFrame?: boolean; documentLoaderURL?: string } };
+}
+
+const INSIDE = new Set(['EvaluateScript', 'v8.evaluateModule', 'v8.compileModule', 'FunctionCall', 'TimerFire', 'RunMicrotasks', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC', 'ParseHTML']);
+
+async function trace(pagePath: string, signedIn: boolean) {
+  await ensureSpaBuilt();
+  const portal = await startPortal();
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+  try {
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
+    let token = '';
+    if (signedIn) {
+      const response = await fetch(`${portal.url}/api/auth/admin-login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
+      });
+      token = ((await response.json()) as { access_token: string }).access_token;
+    }
+    // As a returning browser: the app ran once with the session (and set its hint cookie), its code is cached.
+    await tab.goto(`${portal.url}/terms`);
+    await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
+    await tab.reload();
+    await tab.goto('about:blank');
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await tab.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'] });
+    await tab.goto(`${portal.url}${pagePath}`, { waitUntil: 'load' });
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const buffer = await tab.tracing.stop();
+    if (!buffer) throw new Error('Chromium returned no trace');
+    report((JSON.parse(Buffer.from(buffer).toString()) as { traceEvents: TraceEvent[] }).traceEvents, `${portal.url}${pagePath}`);
+  } finally {
+    await browser.close();
+    await portal.stop();
+  }
+}
+
+function report(events: TraceEvent[], address: string) {
+  const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
+  if (!navigation) throw new Error('no navigation in the trace');
+  const { pid } = navigation;
+  const tid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid;
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === pid)?.ts ?? Infinity;
+  const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= navigation.ts);
+  const ms = (micros: number) => Math.round(micros / 1000);
+  process.stdout.write(`first contentful paint at ${fcp === Infinity ? '?' : ms(fcp - navigation.ts)} ms (4x CPU, no network throttling)\n`);
+  let blocking = 0;
+  for (const task of main.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 10_000).sort((a, b) => a.ts - b.ts)) {
+    const duration = task.dur ?? 0;
+    const afterPaint = task.ts > fcp;
+    if (afterPaint) blocking += Math.max(0, duration - 50_000);
+    const inside = main
+      .filter((e) => e !== task && e.ts >= task.ts && e.ts < task.ts + duration && (e.dur ?? 0) >= 3000 && INSIDE.has(e.name))
+      .map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.split('/').pop() ?? ''})` : ''} ${ms(e.dur ?? 0)}`);
+    process.stdout.write(`${afterPaint ? '*' : ' '} @${ms(task.ts - navigation.ts)} ms  ${ms(duration)} ms  ${inside.join(', ')}\n`);
+  }
+  process.stdout.write(`blocking time after the first paint (tasks marked *, each less 50 ms): ${ms(blocking)} ms\n`);
+}
+
+const pagePath = process.argv[2] ?? '/login';
+await trace(pagePath, process.env.TRACE_SESSION === '1');
