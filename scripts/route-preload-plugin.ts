@@ -1,22 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { LOCALES, type Locale } from '../src/routing/locale.js';
+import { LOCALES } from '../src/routing/locale.js';
 import { ROUTES } from '../src/routing/routes.js';
+import { ROUTE_PRELOADS, type RoutePreloads } from '../contract/route-preloads.js';
 import { chunkClosure, readManifest, screenModules } from './bundle-weights.js';
-
-/** Written into the build: which chunks each screen needs, read by the server (server/plugins/spa.ts). */
-export const ROUTE_PRELOADS = '.vite/route-preloads.json';
-
-export interface RoutePreloads {
-  /**
-   * Route patterns of the SPA's route table (without the locale prefix) and the chunks of their screen (a
-   * signed-in screen's with its frame's, named only to a browser that holds a session).
-   */
-  routes: { path: string; files: string[]; signedIn: boolean }[];
-  /** Each language's text chunk. */
-  texts: Record<Locale, string>;
-}
 
 /**
  * The first screen's chunks, named in the page itself. Without them the browser learns of a screen's code
@@ -44,7 +32,7 @@ export function routePreloads(): Plugin {
           files: chunkClosure(manifest, screenModules(route)).filter((file) => !entryFiles.has(file)),
           signedIn: route.layout === 'account',
         })),
-        texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as Record<Locale, string>,
+        texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as RoutePreloads['texts'],
       };
       writeFileSync(path.join(outDir, ROUTE_PRELOADS), JSON.stringify(preloads));
     },

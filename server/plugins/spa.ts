@@ -3,15 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { hasSessionHint } from '../../contract/session-hint.js';
+import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
+import { LANGUAGES, type Language } from '../i18n.js';
 import { sendError } from './errors.js';
 
-/** The build's list of each screen's chunks (scripts/route-preload-plugin.ts writes it; same shape). */
-interface RoutePreloads {
-  routes: { path: string; files: string[]; signedIn: boolean }[];
-  texts: Record<string, string>;
-}
-const ROUTE_PRELOADS = path.join('.vite', 'route-preloads.json');
-const LOCALE_PREFIX = /^\/(en|de)(?=\/|$)/;
+const LOCALE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/|$)`);
 
 /** Whether a route pattern of the SPA's table ('admin/users/:id', 'checkout/:type/:tab/:priceId?') matches a path. */
 function matches(pattern: string, segments: string[]): boolean {
@@ -31,20 +27,15 @@ function matches(pattern: string, segments: string[]): boolean {
  * screen's code is named only when the browser says it holds a session (contract/session-hint.ts).
  */
 function pageWithPreloads(html: string, preloads: RoutePreloads, url: string, sessionHeld: boolean): string {
-  const raw = url.split('?')[0] ?? '/';
-  let pathname = raw;
-  try {
-    pathname = decodeURI(raw);
-  } catch {
-    // A malformed escape matches no route: the app shows its not-found screen.
-  }
-  const locale = LOCALE_PREFIX.exec(pathname)?.[1];
+  // Fastify has already refused a malformed escape (400), so this decodes.
+  const pathname = decodeURI(url.split('?')[0] ?? '/');
+  const locale = (LOCALE_PREFIX.exec(pathname)?.[1] ?? 'en') as Language;
   const segments = pathname.replace(LOCALE_PREFIX, '').split('/').filter(Boolean);
   const route =
     preloads.routes.find((entry) => entry.path !== '*' && matches(entry.path, segments)) ?? preloads.routes.find((entry) => entry.path === '*');
   // An address without a prefix shows the language kept in the tab (unknown here) or English.
   const screenFiles = route && (!route.signedIn || sessionHeld) ? route.files : [];
-  const files = [preloads.texts[locale ?? 'en'], ...screenFiles].filter((file): file is string => Boolean(file));
+  const files = [preloads.texts[locale], ...screenFiles].filter((file): file is string => Boolean(file));
   const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
   return html.replace('</head>', `${links}</head>`);
 }
@@ -71,6 +62,7 @@ export async function registerSpa(app: FastifyInstance, spaDir: string): Promise
     });
   }
   const preloadsFile = path.join(spaDir, ROUTE_PRELOADS);
+  // The build's list of each screen's chunks (scripts/route-preload-plugin.ts).
   const preloads = available && existsSync(preloadsFile) ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as RoutePreloads) : null;
   const html = preloads ? readFileSync(indexFile, 'utf8') : '';
   app.setNotFoundHandler((request, reply) => {

@@ -57,7 +57,7 @@ function entry(name: PageName): Preloadable<PageProps> {
  * first screen's); a failure is the page component's to show.
  */
 export function preloadPage(name: PageName): Promise<void> {
-  return entry(name).preload().catch(() => undefined);
+  return entry(name).preload();
 }
 
 /** A screen by name (one component each, code split per screen, so a route downloads only what it shows). */
