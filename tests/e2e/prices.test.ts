@@ -133,7 +133,10 @@ describe('prices in Chromium', () => {
     expect(await page.locator('body').textContent()).not.toMatch(/\$/);
 
     // A cancelled trial ends on its date and nothing is billed.
+    // The page shows its trial first, as a customer would wait for: a click on "Cancel subscription" while the
+    // page was still drawing opened no dialog once in the full suite (2026-11-26, a load average of 15).
     await page.goto(url('/en/account/subscription'));
+    await expect.poll(() => page.getByTestId('subscription-notice').textContent()).toBe(texts.trialActive(trialEnd));
     await page.getByRole('button', { name: texts.cancel }).click();
     await page.getByRole('dialog').getByRole('button', { name: texts.cancel }).click();
     await expect.poll(() => page.getByTestId('subscription-notice').textContent()).toBe(texts.trialCancelled(trialEnd));
