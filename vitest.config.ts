@@ -24,8 +24,8 @@ export default defineConfig({
   test: {
     reporters: ['default', './tests/summary-reporter.ts'],
     sequence: { sequencer: LongestFirstSequencer },
-    // Two cores. The whole suite is bound by CPU (18.6 CPU minutes in a 22.7-minute run, 2026-11-26, most of
-    // it Chromium's renderers); a third worker fills the time a browser file waits on a page or a server.
+    // Two cores. The suite is bound by CPU: with the browser files alone, both cores were busy and Chromium's
+    // processes had 78% of it (sampled per process, 2026-11-26). A third worker fills the time a file waits.
     maxWorkers: 3,
     projects: [
       {
