@@ -9,8 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * (four to five minutes each in the full suite) started twenty minutes in and made the run's last six
  * minutes (2026-11-26). Starting the longest files first and filling the workers with the short ones
  * (longest-processing-time scheduling) keeps a long file from starting last. On these two cores the run
- * is bound by CPU, so what this saves is the tail, not the total: two runs with it took 22.7 and 25.4
- * minutes against 26.0 without, within this machine's run-to-run spread.
+ * is bound by CPU, so what this saves is the tail, not the total: three runs with it took 22.7, 25.4 and
+ * 22.3 minutes against 26.0 without, within this machine's run-to-run spread.
  *
  * The expected seconds come from vitest's cache of the last local run when it has one, else from
  * tests/durations.json (measured in a full run; `npm run test:durations` writes it anew). A file in
