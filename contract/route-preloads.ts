@@ -1,3 +1,5 @@
+import type { Locale } from '../src/routing/locale.js';
+
 /**
  * What the build tells the server about each screen's code (scripts/route-preload-plugin.ts writes it,
  * server/plugins/spa.ts reads it to name the first screen's chunks in index.html).
@@ -10,6 +12,6 @@ export interface RoutePreloads {
    * signed-in screen's with its frame's, named only to a browser that holds a session).
    */
   routes: { path: string; files: string[]; signedIn: boolean }[];
-  /** Each language's text chunk. */
-  texts: Record<'en' | 'de', string>;
+  /** Each language's text chunk, by locale (src/routing/locale.ts). */
+  texts: Record<Locale, string>;
 }

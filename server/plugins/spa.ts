@@ -4,10 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { hasSessionHint } from '../../contract/session-hint.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
-import { LANGUAGES, type Language } from '../i18n.js';
+import { DEFAULT_LOCALE, splitLocale } from '../../src/routing/locale.js';
 import { sendError } from './errors.js';
-
-const LOCALE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/|$)`);
 
 /** Whether a route pattern of the SPA's table ('admin/users/:id', 'checkout/:type/:tab/:priceId?') matches a path. */
 function matches(pattern: string, segments: string[]): boolean {
@@ -29,13 +27,14 @@ function matches(pattern: string, segments: string[]): boolean {
 function pageWithPreloads(html: string, preloads: RoutePreloads, url: string, sessionHeld: boolean): string {
   // Fastify has already refused a malformed escape (400), so this decodes.
   const pathname = decodeURI(url.split('?')[0] ?? '/');
-  const locale = (LOCALE_PREFIX.exec(pathname)?.[1] ?? 'en') as Language;
-  const segments = pathname.replace(LOCALE_PREFIX, '').split('/').filter(Boolean);
+  // The address's locale as the app itself reads it (src/routing/locale.ts).
+  const { locale, path: appPath } = splitLocale(pathname);
+  const segments = appPath.split('/').filter(Boolean);
   const route =
     preloads.routes.find((entry) => entry.path !== '*' && matches(entry.path, segments)) ?? preloads.routes.find((entry) => entry.path === '*');
   // An address without a prefix shows the language kept in the tab (unknown here) or English.
   const screenFiles = route && (!route.signedIn || sessionHeld) ? route.files : [];
-  const files = [preloads.texts[locale], ...screenFiles].filter((file): file is string => Boolean(file));
+  const files = [preloads.texts[locale ?? DEFAULT_LOCALE], ...screenFiles].filter((file): file is string => Boolean(file));
   const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
   return html.replace('</head>', `${links}</head>`);
 }
