@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
-import { authProvider, session } from '../providers/index.js';
+import { session } from '../providers/index.js';
 import { writeSessionHint } from '../providers/session.js';
 import { App, signedInFrame } from './App.js';
 import { loadAccountTexts, loadLanguage, preloadAccountTexts } from './i18n.js';
@@ -25,8 +25,9 @@ function adoptSessionFromAddress(): void {
 /**
  * The first screen's code, asked for beside its texts and awaited before the first render, so React renders
  * the whole screen at once instead of a spinner, a paint, and the screen again once its chunk arrives. A
- * signed-in screen also needs the frame, its gate, the account texts and the current user (the route guard
- * and the frame would each show a spinner until theirs arrived), all asked for at once.
+ * signed-in screen also needs the frame, its gate, the account texts, the current user and the access
+ * control provider's answers (the route guard, the frame and its menu would each show a spinner or nothing
+ * until theirs arrived), all asked for at once.
  */
 function firstScreenReady(path: string, language: Locale, languageLoaded: Promise<void>): Promise<unknown> {
   const entry = ROUTES.find((route) => matchPath(`/${route.path}`, path));
@@ -40,7 +41,7 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
     signedInFrame.gate.preload(),
     preloadPage(entry.page),
     languageLoaded.then(() => loadAccountTexts(language)),
-    authProvider.getIdentity(),
+    import('./refine.js').then(({ primeFirstScreen }) => primeFirstScreen()),
   ]).catch(() => undefined);
 }
 

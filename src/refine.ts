@@ -1,5 +1,6 @@
 import routerProvider from '@refinedev/react-router';
-import type { RefineProps, ResourceProps } from '@refinedev/core';
+import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
+import { keepPreviousData, QueryClient } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
 import { openStream } from '../providers/http.js';
@@ -32,6 +33,40 @@ export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceNam
 });
 
 /**
+ * Refine's query client, with the defaults Refine gives its own (no refetch when the window regains focus,
+ * the previous page's data while the next loads); created here so the first screen's answers can be put
+ * in before it renders (primeFirstScreen).
+ */
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData } },
+});
+const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
+
+/**
+ * The query key of the access control provider's answer for a resource's list, as Refine's useCan builds it
+ * for `useCan({ resource, action: 'list' })` and `<CanAccess resource action="list" params={{}}>`.
+ */
+function accessKey(resource: ResourceName) {
+  return keys().access().resource(resource).action('list').params({ params: { resource: undefined }, enabled: undefined }).get();
+}
+
+/**
+ * Puts the session's user and the access control provider's answers for every resource into Refine's query
+ * cache before the first signed-in screen renders (src/main.tsx awaits it), asked of the same providers the
+ * hooks ask. Without them the frame painted an empty menu and no screen, and the answers' arrival rendered the
+ * menu and mounted the screen in further passes (tests/e2e/first-load.test.ts checks that no such pass shows).
+ * The hooks still ask the providers again when they mount; the same answers change nothing on screen.
+ */
+export async function primeFirstScreen(): Promise<void> {
+  const user = await authProvider.getIdentity();
+  if (!user) return;
+  queryClient.setQueryData(keys().auth().action('identity').get(), user);
+  const names = Object.keys(RESOURCES) as ResourceName[];
+  const answers = await Promise.all(names.map((resource) => accessControlProvider.can({ resource, action: 'list' })));
+  names.forEach((resource, index) => queryClient.setQueryData(accessKey(resource), answers[index]));
+}
+
+/**
  * Refine's configuration: the providers, the resources the menus, access control and data hooks know
  * about (spec sections 2 and 6), and the options. <Refine> itself is mounted by the signed-in frame
  * (src/components/layout/AccountLayout.tsx, which adds the notification provider), so the public pages
@@ -42,8 +77,14 @@ export const refineProps = {
   dataProvider: createDataProvider(http, { translate: messageText }),
   liveProvider: createLiveProvider(openStream),
   authProvider,
-  accessControlProvider: createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf }),
+  accessControlProvider,
   i18nProvider: createI18nProvider(i18n),
   resources,
-  options: { disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false, liveMode: 'auto' },
+  options: {
+    disableTelemetry: true,
+    syncWithLocation: true,
+    warnWhenUnsavedChanges: false,
+    liveMode: 'auto',
+    reactQuery: { clientConfig: queryClient },
+  },
 } satisfies Omit<RefineProps, 'children'>;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
 
 /**
  * A screen's first load (README, Performance): the page names its screen's chunks (modulepreload), a
@@ -67,6 +67,40 @@ describe('the first screen’s code comes with the page', () => {
     await page.goto(url('/account/profile'));
     await page.waitForURL(/\/login/);
     expect((await preloads(page)).some((href) => href.includes('/AccountLayout-'))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('a signed-in screen paints whole: the frame never shows without its menu and its screen; a phone renders its drawer only when opened', async () => {
+    const user = await createVerifiedUser();
+    const { page, errors } = await newPage(browser);
+    await signIn(page, '/login', user.email, user.password, /^sign in$/i);
+    await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
+
+    // Every change React makes to the page is one batch of mutations; each batch that shows the frame's top
+    // bar is recorded with what else was on screen then.
+    await page.addInitScript(() => {
+      const seen: { links: number; heading: boolean }[] = [];
+      (window as unknown as { framesSeen: typeof seen }).framesSeen = seen;
+      new MutationObserver(() => {
+        if (!document.querySelector('header')) return;
+        seen.push({ links: document.querySelectorAll('nav a').length, heading: document.querySelector('h1') !== null });
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(url('/account/profile'));
+    await shown(page.getByRole('heading', { level: 1, name: 'Profile' }));
+    const framesSeen = await page.evaluate(() => (window as unknown as { framesSeen: { links: number; heading: boolean }[] }).framesSeen);
+    expect(framesSeen.length).toBeGreaterThan(0);
+    expect(framesSeen.filter((frame) => frame.links === 0 || !frame.heading)).toEqual([]);
+
+    // A phone: no drawer and no second menu hidden in the page; the menu button opens the one drawer.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(url('/account/profile'));
+    await shown(page.getByRole('heading', { level: 1, name: 'Profile' }));
+    expect(await page.locator('nav').count()).toBe(0);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await shown(nav.getByRole('link', { name: 'Device manager' }));
+    expect(await page.locator('nav').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });

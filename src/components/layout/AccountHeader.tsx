@@ -104,7 +104,7 @@ export function AccountHeader() {
             <Divider key="language-divider" />,
           ]}
           {USER_MENU.map((entry) => (
-            <CanAccess key={entry.key} resource={entry.resource} action="list">
+            <CanAccess key={entry.key} resource={entry.resource} action="list" params={{}}>
               <MenuItem component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>
                 {t(entry.labelKey)}
               </MenuItem>

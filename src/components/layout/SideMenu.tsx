@@ -34,7 +34,8 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const item = (entry: MenuEntry) => {
     const selected = path === entry.path;
     return (
-      <CanAccess key={entry.key} resource={entry.resource} action="list">
+      // No params: the answer is the resource's, whatever the screen (and the one src/refine.ts puts in first).
+      <CanAccess key={entry.key} resource={entry.resource} action="list" params={{}}>
         <ListItem disablePadding>
           <ListItemButton
             component={RouterLink}

@@ -4,6 +4,8 @@ import ChevronRight from '@mui/icons-material/ChevronRight';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { useThemedLayoutContext } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import { Brand } from './Brand.js';
@@ -16,10 +18,17 @@ const COLLAPSED_WIDTH = 64;
  * The sider of the signed-in frame, on ThemedLayout's collapse and mobile-drawer state. Refine's own
  * ThemedSider wraps custom menus in a list and has an unlabelled collapse button; this one keeps the
  * navigation landmark valid and every control named in the user's language.
+ *
+ * Only the drawer the screen's width calls for is rendered, and a phone's drawer only while it is open:
+ * both drawers, one hidden by CSS and one kept mounted off screen, rendered the menu twice on every
+ * signed-in page load, and the hidden drawer's slide measured the page layout in the middle of it (issue 18:
+ * Lighthouse's total blocking time on a phone).
  */
 export function Sider() {
   const { t } = useTranslation();
   const { siderCollapsed, setSiderCollapsed, mobileSiderOpen, setMobileSiderOpen } = useThemedLayoutContext();
+  // Read at the first render (noSsr), so a phone never renders the desktop drawer first.
+  const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
   const width = siderCollapsed ? COLLAPSED_WIDTH : WIDTH;
   const header = (collapsed: boolean, toggle: boolean) => (
     <Box
@@ -48,29 +57,20 @@ export function Sider() {
     </Box>
   );
 
-  return (
-    <>
-      <Box sx={{ width, flexShrink: 0, display: { xs: 'none', md: 'block' }, transition: 'width 0.2s' }} />
-      <Drawer
-        variant="temporary"
-        open={mobileSiderOpen}
-        onClose={() => setMobileSiderOpen(false)}
-        ModalProps={{ keepMounted: true }}
-        sx={{ display: { xs: 'block', md: 'none' } }}
-      >
+  if (!wide) {
+    return (
+      <Drawer variant="temporary" open={mobileSiderOpen} onClose={() => setMobileSiderOpen(false)}>
         <Box sx={{ width: WIDTH }} onClick={() => setMobileSiderOpen(false)}>
           {header(false, false)}
           <SideMenu collapsed={false} />
         </Box>
       </Drawer>
-      <Drawer
-        variant="permanent"
-        open
-        sx={{
-          display: { xs: 'none', md: 'block' },
-          '& .MuiDrawer-paper': { width, overflowX: 'hidden', transition: 'width 0.2s' },
-        }}
-      >
+    );
+  }
+  return (
+    <>
+      <Box sx={{ width, flexShrink: 0, transition: 'width 0.2s' }} />
+      <Drawer variant="permanent" open sx={{ '& .MuiDrawer-paper': { width, overflowX: 'hidden', transition: 'width 0.2s' } }}>
         {header(siderCollapsed, true)}
         <SideMenu collapsed={siderCollapsed} />
       </Drawer>
