@@ -1,5 +1,7 @@
-import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
+import './boot/after-mui-styles.js';
+import CssBaseline from '@mui/material/CssBaseline';
+import './boot/after-mui-baseline.js';
 import { Suspense, useEffect } from 'react';
 import { BrowserRouter, createRoutesFromElements, Outlet, Route, useRoutes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
@@ -14,6 +16,7 @@ import { preloadable } from './routing/preloadable.js';
 import { RouteGuard } from './routing/RouteGuard.js';
 import { ROUTES, type RouteEntry } from './routing/routes.js';
 import { theme } from './theme.js';
+import './boot/after-theme.js';
 
 /**
  * The signed-in frame: its layout mounts <Refine> (src/refine.ts) and the MUI layout, and its gate asks

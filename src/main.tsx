@@ -1,10 +1,14 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './boot/after-react.js';
 import { matchPath } from 'react-router';
 import { session } from '../providers/index.js';
 import { writeSessionHint } from '../providers/session.js';
+import './boot/after-providers.js';
 import { App, signedInFrame } from './App.js';
+import './boot/after-app.js';
 import { loadAccountTexts, loadLanguage, preloadAccountTexts } from './i18n.js';
+import './boot/after-i18n.js';
 import { preloadPage } from './pages/index.js';
 import { DEFAULT_LOCALE, readStoredLocale, splitLocale, type Locale } from './routing/locale.js';
 import { takeSessionFromQuery } from './routing/guard.js';

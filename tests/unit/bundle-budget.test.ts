@@ -1,7 +1,8 @@
 // @vitest-environment node
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWeight, measureRoutes, type RouteWeight } from '../../scripts/bundle-weights.js';
+import { readFileSync } from 'node:fs';
+import { chunkClosure, describeWeight, measureRoutes, readManifest, type RouteWeight } from '../../scripts/bundle-weights.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 
 /**
@@ -59,5 +60,19 @@ describe('bundle budgets', () => {
       expect(heavy, `${route} loads ${heavy.join(', ')}`).toEqual([]);
       expect(weight?.forbidden).toEqual([]);
     }
+  });
+
+  it("the entry's evaluation is cut into tasks: the yields of src/boot/ sit between its parts, none above 45% of it", () => {
+    const dist = path.resolve(import.meta.dirname, '../../dist');
+    const files = chunkClosure(readManifest(dist), ['index.html']).map((file) => readFileSync(path.join(dist, file), 'utf8'));
+    const entry = files.reduce((largest, code) => (code.length > largest.length ? code : largest), '');
+    // yieldToBrowser, as the minifier writes it: a function returning a promise that a zero timeout resolves.
+    const yielder = /function ([\w$]+)\(\)\{return new Promise\(([\w$]+)=>setTimeout\(\2,0\)\)\}/.exec(entry)?.[1];
+    expect(yielder, 'yieldToBrowser is not in the entry chunk').toBeDefined();
+    const awaits = [...entry.matchAll(new RegExp(`await ${(yielder ?? '').replace(/\$/g, '\\$')}\\(\\)`, 'g'))].map((match) => match.index ?? 0);
+    expect(awaits.length).toBeGreaterThanOrEqual(7);
+    const cuts = [0, ...awaits, entry.length];
+    const largestPart = Math.max(...cuts.slice(1).map((cut, index) => cut - (cuts[index] ?? 0)));
+    expect(largestPart / entry.length).toBeLessThan(0.45);
   });
 });
