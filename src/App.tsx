@@ -1,3 +1,4 @@
+// Each './boot/after-*' import ends a task of the entry's evaluation where it stands (src/boot/yieldToBrowser.ts).
 import { ThemeProvider } from '@mui/material/styles';
 import './boot/after-mui-styles.js';
 import CssBaseline from '@mui/material/CssBaseline';

@@ -1,3 +1,4 @@
+// Each './boot/after-*' import ends a task of the entry's evaluation where it stands (src/boot/yieldToBrowser.ts).
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './boot/after-react.js';

@@ -22,7 +22,7 @@ const COLLAPSED_WIDTH = 64;
  * Only the drawer the screen's width calls for is rendered, and a phone's drawer only while it is open:
  * both drawers, one hidden by CSS and one kept mounted off screen, rendered the menu twice on every
  * signed-in page load, and the hidden drawer's slide measured the page layout in the middle of it (issue 18:
- * Lighthouse's total blocking time on a phone).
+ * main-thread work on a phone, bench/README.md of 2026-11-26).
  */
 export function Sider() {
   const { t } = useTranslation();
