@@ -67,10 +67,16 @@ export function Sider() {
       </Drawer>
     );
   }
+  // The breakpoint in CSS as well: when a window narrows, CSS hides the rail at once, before React hears of
+  // the change and swaps the drawers (a phone-width page is never wider than its screen meanwhile).
   return (
     <>
-      <Box sx={{ width, flexShrink: 0, transition: 'width 0.2s' }} />
-      <Drawer variant="permanent" open sx={{ '& .MuiDrawer-paper': { width, overflowX: 'hidden', transition: 'width 0.2s' } }}>
+      <Box sx={{ width, flexShrink: 0, display: { xs: 'none', md: 'block' }, transition: 'width 0.2s' }} />
+      <Drawer
+        variant="permanent"
+        open
+        sx={{ display: { xs: 'none', md: 'block' }, '& .MuiDrawer-paper': { width, overflowX: 'hidden', transition: 'width 0.2s' } }}
+      >
         {header(siderCollapsed, true)}
         <SideMenu collapsed={siderCollapsed} />
       </Drawer>
