@@ -51,8 +51,9 @@ async function trace(pagePath: string, signedIn: boolean) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const busy: number[] = [];
     // Several loads: a first one, not counted, warms the renderer that the others share.
-    for (let run = runs > 1 ? -1 : 0; run < runs; run++) {
-      if (run !== (runs > 1 ? -1 : 0)) await tab.goto(`${portal.url}/terms`);
+    const first = runs > 1 ? -1 : 0;
+    for (let run = first; run < runs; run++) {
+      if (run > first) await tab.goto(`${portal.url}/terms`);
       await tab.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'] });
       await tab.goto(`${portal.url}${pagePath}`, { waitUntil: 'load' });
       await new Promise((resolve) => setTimeout(resolve, 5000));
