@@ -1,4 +1,4 @@
-import routerProvider from '@refinedev/react-router';
+import { routerProvider } from './routing/routerProvider.js';
 import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
 import { keepPreviousData, QueryClient } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
