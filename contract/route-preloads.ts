@@ -14,4 +14,6 @@ export interface RoutePreloads {
   routes: { path: string; files: string[]; signedIn: boolean }[];
   /** Each language's text chunk, by locale (src/routing/locale.ts). */
   texts: Record<Locale, string>;
+  /** Each language's texts of the signed-in frame, named with a signed-in screen's chunks. */
+  accountTexts: Record<Locale, string>;
 }

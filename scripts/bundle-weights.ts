@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { MODULES_REPORT, type ModulesReport } from './bundle-report-plugin.js';
-import { ACCESS_GATE_MODULE, ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, ROUTES, type RouteEntry } from '../src/routing/routes.js';
+import { ACCESS_GATE_MODULE, ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, PAGE_MODULES, REFINE_MODULE, ROUTES, type RouteEntry } from '../src/routing/routes.js';
 
 /**
  * JavaScript weight per route, from the production build's manifest: the entry chunk and everything it
@@ -48,10 +48,47 @@ export function chunkClosure(manifest: Manifest, keys: string[]): string[] {
   return [...seen].map((key) => (manifest[key] as ManifestEntry).file);
 }
 
+/**
+ * What a screen loads on demand, after a click (a dialog), rather than as it first shows: left out of the
+ * first screen's lazy parts below.
+ */
+export const ON_DEMAND_MODULES = new Set([
+  'src/pages/account/profile/ChangeEmail.tsx',
+  'src/pages/checkout/new/DiscountDialog.tsx',
+  'src/pages/checkout/new/RegionDialog.tsx',
+]);
+
+/**
+ * The lazy parts a screen renders as it first shows (the profile's sections, lazy so that each evaluates in
+ * a task of its own): the modules its page imports dynamically, at any depth, except those loaded on demand.
+ * The entry's chunks are not followed: they import every screen dynamically.
+ */
+export function lazyScreenParts(manifest: Manifest, route: RouteEntry): string[] {
+  const parts = new Set<string>();
+  const seen = new Set<string>();
+  const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
+  const screens = new Set(Object.values(PAGE_MODULES).map((module) => `src/pages/${module}.tsx`));
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const entry = manifest[key];
+    if (!entry) throw new Error(`Manifest has no entry for ${key}`);
+    if (entryFiles.has(entry.file)) return;
+    for (const imported of entry.imports ?? []) visit(imported);
+    for (const lazy of entry.dynamicImports ?? []) {
+      if (ON_DEMAND_MODULES.has(lazy) || screens.has(lazy)) continue;
+      parts.add(lazy);
+      visit(lazy);
+    }
+  };
+  visit(`src/pages/${PAGE_MODULES[route.page]}.tsx`);
+  return [...parts];
+}
+
 /** The manifest keys of a route's own code: its screen and, for a signed-in screen, the frame around it. */
 export function screenModules(route: RouteEntry): string[] {
   const modules = [`src/pages/${PAGE_MODULES[route.page]}.tsx`];
-  if (route.layout === 'account') modules.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, ACCESS_GATE_MODULE);
+  if (route.layout === 'account') modules.push(ACCOUNT_LAYOUT_MODULE, ACCOUNT_PAGES_MODULE, ACCESS_GATE_MODULE, REFINE_MODULE);
   return modules;
 }
 

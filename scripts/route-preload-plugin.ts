@@ -4,7 +4,7 @@ import type { Plugin } from 'vite';
 import { LOCALES } from '../src/routing/locale.js';
 import { ROUTES } from '../src/routing/routes.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../contract/route-preloads.js';
-import { chunkClosure, readManifest, screenModules } from './bundle-weights.js';
+import { chunkClosure, lazyScreenParts, readManifest, screenModules } from './bundle-weights.js';
 
 /**
  * The first screen's chunks, named in the page itself. Without them the browser learns of a screen's code
@@ -29,10 +29,11 @@ export function routePreloads(): Plugin {
       const preloads: RoutePreloads = {
         routes: ROUTES.map((route) => ({
           path: route.path,
-          files: chunkClosure(manifest, screenModules(route)).filter((file) => !entryFiles.has(file)),
+          files: chunkClosure(manifest, [...screenModules(route), ...lazyScreenParts(manifest, route)]).filter((file) => !entryFiles.has(file)),
           signedIn: route.layout === 'account',
         })),
         texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as RoutePreloads['texts'],
+        accountTexts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/account.json`]?.file ?? ''])) as RoutePreloads['texts'],
       };
       writeFileSync(path.join(outDir, ROUTE_PRELOADS), JSON.stringify(preloads));
     },

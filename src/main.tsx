@@ -3,7 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './boot/after-react.js';
 import { matchPath } from 'react-router';
-import { session } from '../providers/index.js';
+import { authProvider, session } from '../providers/index.js';
 import { writeSessionHint } from '../providers/session.js';
 import './boot/after-providers.js';
 import { App, signedInFrame } from './App.js';
@@ -42,6 +42,9 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
   // The account texts download now and join the language's own texts once those are in.
   preloadAccountTexts(language);
   return Promise.all([
+    // The user is asked for now, beside the code, not once Refine's chunk has arrived and run (primeFirstScreen
+    // shares this request).
+    authProvider.getIdentity(),
     signedInFrame.layout.preload(),
     signedInFrame.gate.preload(),
     preloadPage(entry.page),

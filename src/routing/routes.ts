@@ -58,6 +58,8 @@ export const ACCOUNT_LAYOUT_MODULE = 'src/components/layout/AccountLayout.tsx';
 export const ACCESS_GATE_MODULE = 'src/routing/AccessGate.tsx';
 /** The lazy list of the signed-in frame's screens (src/pages/account-pages.ts). */
 export const ACCOUNT_PAGES_MODULE = 'src/pages/account-pages.ts';
+/** The signed-in frame's Refine setup, asked for beside the frame (src/main.tsx). */
+export const REFINE_MODULE = 'src/refine.ts';
 
 /** The side menu an entry appears in: the account menu, the admin menu, or the admin menu's store analytics group. */
 export type MenuName = 'account' | 'admin' | 'storeAnalytics';

@@ -25,6 +25,7 @@ describe('the single-page app is served with its first screen’s chunks', () =>
           { path: '*', files: ['assets/NotFound.js'], signedIn: false },
         ],
         texts: { en: 'assets/translation-en.js', de: 'assets/translation-de.js' },
+        accountTexts: { en: 'assets/account-en.js', de: 'assets/account-de.js' },
       }),
     );
     server = await startTestServer('sqlite', { spaDir });
@@ -49,13 +50,19 @@ describe('the single-page app is served with its first screen’s chunks', () =>
     expect(await preloadsOf('/checkout/subscription/login/pri_1')).toEqual(['/assets/translation-en.js', '/assets/ExternalCheckout.js']);
   });
 
-  it('names a signed-in screen’s code only to a browser that holds a session', async () => {
+  it('names a signed-in screen’s code and the frame’s texts only to a browser that holds a session', async () => {
     expect(await preloadsOf('/de')).toEqual(['/assets/translation-de.js']);
     expect(await preloadsOf('/admin/users/42')).toEqual(['/assets/translation-en.js']);
     expect(await preloadsOf('/admin/users/42', 'theme=dark; shapelab_signed_in=0')).toEqual(['/assets/translation-en.js']);
-    expect(await preloadsOf('/de', 'shapelab_signed_in=1')).toEqual(['/assets/translation-de.js', '/assets/Home.js', '/assets/AccountLayout.js']);
+    expect(await preloadsOf('/de', 'shapelab_signed_in=1')).toEqual([
+      '/assets/translation-de.js',
+      '/assets/account-de.js',
+      '/assets/Home.js',
+      '/assets/AccountLayout.js',
+    ]);
     expect(await preloadsOf('/admin/users/42', 'a=b; shapelab_signed_in=1')).toEqual([
       '/assets/translation-en.js',
+      '/assets/account-en.js',
       '/assets/UserShow.js',
       '/assets/AccountLayout.js',
     ]);
