@@ -9,14 +9,15 @@ import { SourceMapConsumer } from 'source-map-js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
+import { navigationOf, returningPhoneTab, type TraceEvent } from './page-load.js';
 
 /**
- * Which code a page load's long tasks run: loads one address (as an admin with PROFILE_SESSION=1) in the
+ * Which code a page load's long tasks run: loads one address (as an admin with TRACE_SESSION=1) in the
  * system Chromium at Lighthouse's 4x CPU slowdown with V8's sampling profiler on, and prints each task of
  * 50 ms or more with the packages and functions its samples fell in, then the whole load's time by package.
  * Samples are named through the source maps of a second build of the same sources (`vite build --sourcemap`
  * into a temporary folder: the chunks are byte for byte those served, only the maps are added). Usage:
- *   PROFILE_SESSION=1 npm run bench:profile -- /account/profile
+ *   TRACE_SESSION=1 npm run bench:profile -- /account/profile
  * `(program)` is the browser's own work outside JavaScript (style, layout, parsing, compiling).
  */
 interface CallFrame {
@@ -30,15 +31,6 @@ interface Profile {
   startTime: number;
   samples: number[];
   timeDeltas: number[];
-}
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  args?: { name?: string; data?: { documentLoaderURL?: string } };
 }
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -96,21 +88,8 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
   const portal = await startPortal();
   const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
-    const tab = await browser.newPage();
-    await tab.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
-    let token = '';
-    if (signedIn) {
-      const response = await fetch(`${portal.url}/api/auth/admin-login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
-      });
-      token = ((await response.json()) as { access_token: string }).access_token;
-    }
-    // As a returning browser (bench/trace.ts): the app ran once with the session, the page's code is cached.
-    await tab.goto(`${portal.url}/terms`);
-    await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
-    await tab.reload();
+    // As a returning browser (bench/page-load.ts) that has shown this page once, so its code is cached.
+    const tab = await returningPhoneTab(browser, portal, signedIn);
     await tab.goto(`${portal.url}${pagePath}`, { waitUntil: 'load' });
     await tab.goto(`${portal.url}/terms`);
     const cdp = await tab.createCDPSession();
@@ -126,7 +105,7 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
     if (!buffer) throw new Error('Chromium returned no trace');
     const events = (JSON.parse(Buffer.from(buffer).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
     const address = `${portal.url}${pagePath}`;
-    const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
+    const navigation = navigationOf(events, address);
     if (!navigation) throw new Error('no navigation in the trace: run it again');
     const thread = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === navigation.pid && e.args?.name === 'CrRendererMain')?.tid;
     const tasks = events
@@ -163,4 +142,4 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
   }
 }
 
-await profileLoad(process.argv[2] ?? '/login', process.env.PROFILE_SESSION === '1');
+await profileLoad(process.argv[2] ?? '/login', process.env.TRACE_SESSION === '1');

@@ -4,6 +4,7 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
+import { navigationOf, returningPhoneTab, type TraceEvent } from './page-load.js';
 
 /**
  * Where a page load's main-thread time goes: loads one address of the production build (as an admin with
@@ -14,16 +15,6 @@ import { startPortal } from '../scripts/portal-process.js';
  * TRACE_RUNS=7 loads the page seven times instead and prints each load's main-thread busy time (all its tasks,
  * summed) and their median: a figure that moves less from run to run than Lighthouse's blocking time.
  */
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  args?: { name?: string; data?: { url?: string; isLoadingMainFrame?: boolean; documentLoaderURL?: string } };
-}
-
 const INSIDE = new Set(['EvaluateScript', 'v8.evaluateModule', 'v8.compileModule', 'FunctionCall', 'TimerFire', 'RunMicrotasks', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC', 'ParseHTML']);
 
 async function trace(pagePath: string, signedIn: boolean) {
@@ -31,21 +22,7 @@ async function trace(pagePath: string, signedIn: boolean) {
   const portal = await startPortal();
   const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
-    const tab = await browser.newPage();
-    await tab.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
-    let token = '';
-    if (signedIn) {
-      const response = await fetch(`${portal.url}/api/auth/admin-login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
-      });
-      token = ((await response.json()) as { access_token: string }).access_token;
-    }
-    // As a returning browser: the app ran once with the session (and set its hint cookie), its code is cached.
-    await tab.goto(`${portal.url}/terms`);
-    await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
-    await tab.reload();
+    const tab = await returningPhoneTab(browser, portal, signedIn);
     await tab.goto('about:blank');
     const cdp = await tab.createCDPSession();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -76,10 +53,6 @@ async function trace(pagePath: string, signedIn: boolean) {
     await browser.close();
     await portal.stop();
   }
-}
-
-function navigationOf(events: TraceEvent[], address: string): TraceEvent | undefined {
-  return events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
 }
 
 /** Prints the load's tasks (when `detailed`) and returns the main thread's busy time: its tasks, summed, in ms. */

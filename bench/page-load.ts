@@ -1,0 +1,44 @@
+// The page.evaluate callbacks in this file run in the browser.
+/// <reference lib="dom" />
+import type { Browser, Page } from 'puppeteer-core';
+import type { PortalProcess } from '../scripts/portal-process.js';
+
+/** The fields of a Chromium trace event that bench/trace.ts and bench/profile.ts read. */
+export interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string; data?: { url?: string; isLoadingMainFrame?: boolean; documentLoaderURL?: string } };
+}
+
+/** A load's navigation in its trace: its renderer's pid and its start time. */
+export function navigationOf(events: TraceEvent[], address: string): TraceEvent | undefined {
+  return events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
+}
+
+
+/**
+ * A tab of Lighthouse's phone (412 x 823 at 1.75) as a returning browser: the app has run once in it, with
+ * the admin's session when `signedIn` (and set its session-hint cookie), so the code is cached. It is left
+ * on the terms page. Shared by bench/trace.ts and bench/profile.ts.
+ */
+export async function returningPhoneTab(browser: Browser, portal: PortalProcess, signedIn: boolean): Promise<Page> {
+  const tab = await browser.newPage();
+  await tab.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
+  let token = '';
+  if (signedIn) {
+    const response = await fetch(`${portal.url}/api/auth/admin-login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
+    });
+    token = ((await response.json()) as { access_token: string }).access_token;
+  }
+  await tab.goto(`${portal.url}/terms`);
+  await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
+  await tab.reload();
+  return tab;
+}
