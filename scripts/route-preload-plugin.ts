@@ -26,14 +26,17 @@ export function routePreloads(): Plugin {
     writeBundle() {
       const manifest = readManifest(outDir);
       const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
+      // Each language's chunk of one text file (locales/<locale>/<name>.json).
+      const textChunks = (name: string) =>
+        Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/${name}.json`]?.file ?? ''])) as RoutePreloads['texts'];
       const preloads: RoutePreloads = {
         routes: ROUTES.map((route) => ({
           path: route.path,
           files: chunkClosure(manifest, [...screenModules(route), ...lazyScreenParts(manifest, route)]).filter((file) => !entryFiles.has(file)),
           signedIn: route.layout === 'account',
         })),
-        texts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/translation.json`]?.file ?? ''])) as RoutePreloads['texts'],
-        accountTexts: Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/account.json`]?.file ?? ''])) as RoutePreloads['texts'],
+        texts: textChunks('translation'),
+        accountTexts: textChunks('account'),
       };
       writeFileSync(path.join(outDir, ROUTE_PRELOADS), JSON.stringify(preloads));
     },

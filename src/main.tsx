@@ -42,7 +42,7 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
   // The account texts download now and join the language's own texts once those are in.
   preloadAccountTexts(language);
   return Promise.all([
-    // The user is asked for now, beside the code, not once Refine's chunk has arrived and run (primeFirstScreen
+    // The user is asked for at once, beside the code, not after Refine's chunk has run (primeFirstScreen
     // shares this request).
     authProvider.getIdentity(),
     signedInFrame.layout.preload(),

@@ -1,4 +1,3 @@
-import { routerProvider } from './routing/routerProvider.js';
 import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
 import { keepPreviousData, QueryClient } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
@@ -8,6 +7,7 @@ import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, http } from '../providers/index.js';
 import { i18n } from './i18n.js';
+import { routerProvider } from './routing/routerProvider.js';
 import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
 
 /** A messageKey's text in the screen's language (DEFAULT's when the key is unknown). */

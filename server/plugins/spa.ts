@@ -34,7 +34,9 @@ function pageWithPreloads(html: string, preloads: RoutePreloads, url: string, se
     preloads.routes.find((entry) => entry.path !== '*' && matches(entry.path, segments)) ?? preloads.routes.find((entry) => entry.path === '*');
   // An address without a prefix shows the language kept in the tab (unknown here) or English.
   const language = locale ?? DEFAULT_LOCALE;
-  const screenFiles = !route || (route.signedIn && !sessionHeld) ? [] : route.signedIn ? [preloads.accountTexts[language], ...route.files] : route.files;
+  let screenFiles: string[] = [];
+  if (route && !route.signedIn) screenFiles = route.files;
+  else if (route && sessionHeld) screenFiles = [preloads.accountTexts[language], ...route.files];
   const files = [preloads.texts[language], ...screenFiles].filter((file): file is string => Boolean(file));
   const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
   return html.replace('</head>', `${links}</head>`);
