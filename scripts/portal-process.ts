@@ -55,7 +55,10 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portal-run-'));
   const databaseFile = path.join(dataDir, 'portal.db');
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  // One process, tsx as its loader: a signal reaches the server itself. tsx's CLI would run the server as
+  // its own child and relay a signal, killing that child outright when it has not answered within 30 ms,
+  // so a busy instance was killed mid-drain instead of draining.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,7 +1,30 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { startPortal } from '../../scripts/portal-process.js';
+
+/** The pids of the processes started by `pid` (Linux: the fourth field of /proc/<pid>/stat is the parent). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** The process at the bottom of `pid`'s tree: the server itself, whatever launcher started it. */
+function serverProcess(pid: number): number {
+  const [child] = childrenOf(pid);
+  return child === undefined ? pid : serverProcess(child);
+}
 
 /**
  * Issue 19: a SIGTERM (a deploy, a scale-in) drains the instance. New requests are refused, readiness
@@ -31,9 +54,19 @@ it('SIGTERM ends event streams with a retry hint, lets running work finish and e
     const reset = await fetch(`${portal.url}/api/users/forget-password/${encodeURIComponent(portal.adminEmail)}`);
     expect(reset.status).toBe(200);
 
+    // The deploy's signal goes to the process the launcher started, while the server is busy (stopped for
+    // 300 ms here): nothing between the signal and the server may give up on it and kill it.
     const exited = once(portal.child, 'exit');
     const started = Date.now();
+    const server = serverProcess(portal.child.pid as number);
+    process.kill(server, 'SIGSTOP');
     portal.child.kill('SIGTERM');
+    await sleep(300);
+    try {
+      process.kill(server, 'SIGCONT');
+    } catch {
+      // Killed while stopped: the checks below say what was lost.
+    }
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) break;
