@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
@@ -176,6 +177,31 @@ describeEachDatabase(
       expect(stale.json().messageKey).toBe('REAUTHENTICATION_REQUIRED');
       const fresh = await sessions.start({ id: user.id, roles: ['user'] }, { method: 'google', remember: false, client: { userAgent: null, address: null } });
       expect((await call(server(), 'DELETE', '/api/users/me', fresh.access_token)).statusCode).toBe(204);
+    });
+
+    // PostgreSQL (SQLite has one writer at a time): a webhook's transaction can hold a row that hangs on the
+    // user (here the user's role) and then ask for the user's row, which the deletion holds while it waits
+    // for that row. PostgreSQL breaks the deadlock by failing one side; the deletion must run again, not
+    // answer 500 (CI saw one 500 here on 2026-11-26).
+    it('a deletion that loses a deadlock with another transaction runs again and succeeds', async (context) => {
+      if (server().db.dialect !== 'postgres') return context.skip();
+      const user = await server().createUser();
+      const { access_token } = await signIn(server(), user.email, user.password);
+      const db = server().db.kysely;
+      let deleted: Promise<{ statusCode: number; body: string }> | undefined;
+      await db.transaction().execute(async (other) => {
+        await sql`select 1 from user_roles where user_id = ${user.id} for update`.execute(other);
+        deleted = call(server(), 'DELETE', '/api/users/me', access_token, { payload: { password: user.password } });
+        // The deletion holds the user's row and waits for the role row this transaction holds.
+        await expect
+          .poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(db)).rows[0]?.n, { timeout: 10_000 })
+          .toBe(1);
+        // Now this transaction waits for the user's row: a cycle, which PostgreSQL breaks within a second.
+        await sql`select 1 from users where id = ${user.id} for key share`.execute(other);
+      });
+      const answer = await (deleted as Promise<{ statusCode: number; body: string }>);
+      expect(answer.statusCode, answer.body).toBe(204);
+      expect(await db.selectFrom('users').select('id').where('id', '=', user.id).executeTakeFirst()).toBeUndefined();
     });
   },
   () => ({ billing: paddle.billing }),

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
+import { transactionRetried } from '../../db/retry.js';
 import { AppError } from '../../errors.js';
 import { activityOfKinds, forgetActivity, recordActivity } from '../activity/log.js';
 import { segmentsOf } from './filters.js';
@@ -291,7 +292,8 @@ export async function changeRoles(deps: AdminDeps, actorId: string, targetId: st
  */
 export async function deleteUser(deps: AdminDeps, actorId: string, targetId: string): Promise<{ id: string }> {
   if (targetId === actorId) throw new AppError('CANNOT_MODIFY_SELF', 409);
-  await deps.db.transaction().execute(async (trx) => {
+  // As an account's own deletion (deletion.ts): run again when PostgreSQL fails it to break a deadlock.
+  await transactionRetried(deps.db, async (trx) => {
     const roles = (await trx.selectFrom('user_roles').select('role').where('user_id', '=', targetId).execute()).map((row) => row.role);
     const user = await trx.selectFrom('users').select(['id', 'created_at']).where('id', '=', targetId).executeTakeFirst();
     if (!user) throw new AppError('USER_NOT_FOUND', 404);

@@ -3,6 +3,7 @@ import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
+import { transactionRetried } from '../../db/retry.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
@@ -77,7 +78,9 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
 
   const language: Language = user.language === 'de' ? 'de' : 'en';
   await deps.sessions.endAllExcept(user.id, null, 'account-deleted');
-  await deps.db.transaction().execute(async (trx) => {
+  // A webhook may hold a row that hangs on the user while it waits for the user's row: run again if PostgreSQL
+  // breaks that deadlock by failing this side.
+  await transactionRetried(deps.db, async (trx) => {
     const seats = await trx.selectFrom('seats').select('id').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('outbox').where('to_address', '=', user.email).execute();
     // Sign-in, reset and code counters are keyed by the email address ('_' in LIKE matches any character,
