@@ -20,9 +20,13 @@ function childrenOf(pid: number): number[] {
     .map(Number);
 }
 
-/** The process at the bottom of `pid`'s tree: the server itself, whatever launcher started it. */
+/**
+ * The server itself, whatever launcher started it: the deepest process in `pid`'s tree that runs
+ * server/main.ts (the server's own helpers, such as esbuild's service, run other programs).
+ */
 function serverProcess(pid: number): number {
-  const [child] = childrenOf(pid);
+  const runsServer = (candidate: number) => readFileSync(`/proc/${candidate}/cmdline`, 'utf8').includes('server/main.ts');
+  const child = childrenOf(pid).find(runsServer);
   return child === undefined ? pid : serverProcess(child);
 }
 
