@@ -6,7 +6,8 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
-import { startPortal } from '../scripts/portal-process.js';
+import { startPortal, type PortalProcess } from '../scripts/portal-process.js';
+import { adminToken, runAppOnce } from './page-load.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
@@ -26,24 +27,12 @@ const PAGES = [
 
 const resultsDir = path.resolve(import.meta.dirname, 'results');
 
-async function signInToken(baseUrl: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/admin-login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function audit(browser: Browser, baseUrl: string, page: (typeof PAGES)[number], token: string) {
+async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGES)[number], token: string) {
   const tab = await browser.newPage();
-  // A session is placed in storage first; Lighthouse is told not to wipe it.
-  await tab.goto(`${baseUrl}/terms`);
-  await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), page.session ? token : '');
-  // Once more, as a returning user's browser: the app started with the session and set its hint cookie.
-  await tab.reload();
+  // A session is placed in storage first (Lighthouse is told not to wipe it), as a returning user's browser.
+  await runAppOnce(tab, portal, page.session ? token : '');
   const result = await lighthouse(
-    `${baseUrl}${page.path}`,
+    `${portal.url}${page.path}`,
     { output: 'html', disableStorageReset: true, onlyCategories: ['performance', 'accessibility', 'best-practices'], logLevel: 'error' },
     undefined,
     tab,
@@ -71,7 +60,7 @@ export async function runLighthouse() {
   const portal = await startPortal();
   const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
-    const token = await signInToken(portal.url, portal.adminEmail, portal.adminPassword);
+    const token = await adminToken(portal);
     const rows = [];
     // LIGHTHOUSE_PAGES=profile,login audits only those pages (while working on one).
     const only = process.env.LIGHTHOUSE_PAGES?.split(',');
@@ -79,7 +68,7 @@ export async function runLighthouse() {
     for (const page of PAGES) {
       if (only && !only.includes(page.name)) continue;
       const results = [];
-      for (let run = 0; run < runs; run++) results.push(await audit(browser, portal.url, page, token));
+      for (let run = 0; run < runs; run++) results.push(await audit(browser, portal, page, token));
       const byPerformance = [...results].sort((a, b) => a.performance - b.performance);
       const median = byPerformance[Math.floor((results.length - 1) / 2)] as (typeof results)[number];
       rows.push({

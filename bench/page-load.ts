@@ -19,26 +19,33 @@ export function navigationOf(events: TraceEvent[], address: string): TraceEvent 
   return events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
 }
 
+/** The admin's access token, from the portal's admin sign-in (bench/lighthouse.ts and the phone tab below). */
+export async function adminToken(portal: PortalProcess): Promise<string> {
+  const response = await fetch(`${portal.url}/api/auth/admin-login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
 
 /**
- * A tab of Lighthouse's phone (412 x 823 at 1.75) as a returning browser: the app has run once in it, with
- * the admin's session when `signedIn` (and set its session-hint cookie), so the code is cached. It is left
- * on the terms page. Shared by bench/trace.ts and bench/profile.ts.
+ * Makes `tab` a returning browser: the app runs once on the terms page with `token` in storage (or none),
+ * sets its session-hint cookie and leaves its code cached. The tab stays on the terms page.
+ */
+export async function runAppOnce(tab: Page, portal: PortalProcess, token: string): Promise<void> {
+  await tab.goto(`${portal.url}/terms`);
+  await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
+  await tab.reload();
+}
+
+/**
+ * A tab of Lighthouse's phone (412 x 823 at 1.75) as a returning browser (runAppOnce), with the admin's
+ * session when `signedIn`. Shared by bench/trace.ts and bench/profile.ts.
  */
 export async function returningPhoneTab(browser: Browser, portal: PortalProcess, signedIn: boolean): Promise<Page> {
   const tab = await browser.newPage();
   await tab.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
-  let token = '';
-  if (signedIn) {
-    const response = await fetch(`${portal.url}/api/auth/admin-login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: portal.adminEmail, password: portal.adminPassword }),
-    });
-    token = ((await response.json()) as { access_token: string }).access_token;
-  }
-  await tab.goto(`${portal.url}/terms`);
-  await tab.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.clear()), token);
-  await tab.reload();
+  await runAppOnce(tab, portal, signedIn ? await adminToken(portal) : '');
   return tab;
 }
