@@ -17,7 +17,7 @@ function slug(text: string): string {
  * Headings get an id to link to: `## Licence {#eula}` takes `eula`, any other its text's slug.
  * The documents are the portal's own files, so their HTML is trusted; no HTML is allowed in them anyway.
  */
-const markdown = new Marked({
+const markdown = new Marked<string, string>({
   gfm: true,
   renderer: {
     heading({ tokens, depth, text }: Tokens.Heading) {
