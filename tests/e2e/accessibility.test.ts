@@ -37,7 +37,6 @@ describe('keyboard alone', () => {
     await page.keyboard.type(inject('adminPassword'));
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/');
-    await page.context().close();
   });
 
   it('the account menu opens, moves and closes with the keyboard', async () => {
@@ -68,6 +67,5 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Open account menu');
-    await context.close();
   });
 });

@@ -75,7 +75,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(link));
       await shown(page.getByRole('alert').getByText(texts.expired));
       expect(errors).toEqual([]);
-      await page.context().close();
     });
   });
 }
@@ -92,7 +91,6 @@ describe('email verification in Chromium', () => {
     await page.goto(url(link));
     await shown(page.getByRole('status').getByText('Dieses Konto ist bereits bestätigt.', { exact: false }));
     expect(await apiLogin(email, 'sculpt4ever')).toBe(200);
-    await page.context().close();
   });
 
   it('the code can be pasted; a paste with letters is refused; confirming signs in and continues to choose-plan', async () => {
@@ -108,7 +106,6 @@ describe('email verification in Chromium', () => {
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.waitForURL(/\/account\/subscription\/choose-plan$/);
     await shown(page.getByRole('heading', { level: 1, name: 'Choose a plan' }));
-    await page.context().close();
   });
 });
 
@@ -125,6 +122,5 @@ describe('signing in before verifying', () => {
     await page.waitForURL(/\/users\/confirm\?email=/);
     await expect(page.locator('#email').inputValue()).resolves.toBe(email);
     await expect.poll(async () => (await outbox(email)).length).toBe(2);
-    await page.context().close();
   });
 });

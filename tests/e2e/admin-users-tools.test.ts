@@ -232,7 +232,6 @@ for (const language of ['en', 'de'] as const) {
       const target = verified[2] as Seed;
       await page.getByRole('row').filter({ has: page.getByRole('gridcell', { name: target.email, exact: true }) }).locator('[data-field="lastName"]').click();
       await page.waitForURL((address) => address.pathname === `${texts.prefix}/admin/users/${target.id}`);
-      await page.context().close();
     }, 120_000);
   });
 }

@@ -357,7 +357,6 @@ for (const language of ['en', 'de'] as const) {
       await search(page, texts, `${PREFIX}-01`);
       await expect.poll(() => footer(page)).toBe(texts.rows(1, 10, 10));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 180_000);
 
     it('makes a user an admin after confirming: at once in the row, and their next request is an admin request', async () => {
@@ -392,7 +391,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(history.getByText(inject('adminEmail'), { exact: false }));
       await history.getByRole('button', { name: texts.close }).click();
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it('deletes a user after confirming: the row goes at once, and they can no longer sign in', async () => {
@@ -417,7 +415,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('alert').getByText(texts.deleted(user.email)));
       await expect(apiLogin(user.email, PASSWORD)).resolves.toBe(401);
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it("a change the server refuses is undone and its reason shown in the page's language", async () => {
@@ -437,7 +434,6 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('dialog').getByRole('button', { name: texts.confirmPromote }).click();
       await shown(page.getByRole('alert').getByText(texts.lastAdmin));
       await expect.poll(() => rowOf(page, user.email).locator('[data-field="isAdmin"]').textContent()).toBe(texts.no);
-      await page.context().close();
     });
   });
 }
@@ -457,7 +453,6 @@ describe('admin users list: refusals from the real server', () => {
     await page.getByRole('dialog').getByRole('button', { name: texts.confirmDelete }).click();
     await shown(page.getByRole('alert').getByText(texts.notFound));
     await rowOf(page, user.email).waitFor({ state: 'detached' });
-    await page.context().close();
   });
 
   it("the admin's own row offers neither demotion nor deletion", async () => {
@@ -470,7 +465,6 @@ describe('admin users list: refusals from the real server', () => {
     await rowOf(page, email).getByRole('menuitem', { name: texts.rowActions }).click();
     await expect(page.getByRole('menu').getByRole('menuitem', { name: 'You cannot remove your own admin role' }).getAttribute('aria-disabled')).resolves.toBe('true');
     await expect(page.getByRole('menu').getByRole('menuitem', { name: 'You cannot delete your own account' }).getAttribute('aria-disabled')).resolves.toBe('true');
-    await page.context().close();
   });
 });
 
@@ -485,7 +479,6 @@ describe('admin users list as a plain user', () => {
       await page.goto(url(`${prefix}/admin/users`));
       await page.waitForURL((address) => address.pathname === (prefix || '/'));
       await expect(page.getByRole('grid').count()).resolves.toBe(0);
-      await context.close();
     });
   }
 });

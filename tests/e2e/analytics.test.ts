@@ -253,7 +253,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('heading', { level: 1, name: texts.steam }));
       await shown(page.getByTestId('kpi-sessions').getByTestId('kpi-value'));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 120_000);
 
     it('opens on the first data; the presets set the range and the address', async () => {
@@ -300,7 +299,6 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL((address) => !address.searchParams.has('from'));
       await expect.poll(() => from.inputValue()).toBe(firstDay);
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 90_000);
 
     it('hatches the incomplete week with its legend, and shows each KPI against the previous weeks', async () => {
@@ -344,7 +342,6 @@ for (const language of ['en', 'de'] as const) {
       await expect(page.getByTestId('kpi-change').count()).resolves.toBe(9);
       await expect(seriousViolations(page)).resolves.toEqual([]);
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 90_000);
 
     it('the cohort table fits a 390 px phone: it scrolls in its own box under a sticky cohort column, with a legend', async () => {
@@ -384,7 +381,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/admin/cohort?granularity=month`));
       await shown(page.getByTestId('cohort-table').getByTestId('retention'));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 60_000);
 
     it('a session reported by the desktop client shows in the sessions KPI without a reload', async () => {
@@ -413,7 +409,6 @@ for (const language of ['en', 'de'] as const) {
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       expect(await kpi(page, 'sessions')).toBe(before + 1);
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 90_000);
   });
 }

@@ -153,7 +153,6 @@ for (const language of ['en', 'de'] as const) {
       // UK VAT of 20% applies.
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.after);
       expect(errors).toEqual([]);
-      await page.context().close();
     });
   });
 }

@@ -151,7 +151,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/account/device-manager`));
       await shown(page.getByTestId('seat-usage').getByText(texts.usage(2, 4)));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 120_000);
   });
 }

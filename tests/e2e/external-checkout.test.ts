@@ -61,7 +61,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/account/subscription`));
       await shown(page.getByText(texts.statusTrial, { exact: true }));
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it('a tab other than login opens the registration tab (spec section 2)', async () => {
@@ -75,7 +74,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/checkout/subscription/login/${PRICE_IDS.monthly}`));
       await shown(page.getByRole('tab', { name: texts.loginTab, selected: true }));
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it('signing in from the checkout’s tab continues to it; a signed-in visitor goes straight there', async () => {
@@ -92,7 +90,6 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/checkout/subscription/login`));
       await page.waitForURL(new RegExp(`/${language}/checkout-new/subscription$`));
       expect(errors).toEqual([]);
-      await page.context().close();
     });
   });
 }

@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
 
 /**
  * A screen's first load (README, Performance): the page names its screen's chunks (modulepreload), a
  * signed-in screen's only to a browser that holds a session (the `shapelab_signed_in` cookie, kept by the
- * SPA's session store), and a visitor without one never downloads the signed-in frame.
+ * SPA's session store), and a visitor without one never downloads the signed-in frame. Each test is a first
+ * visit: a context of its own, with nothing in its HTTP cache (a kept tab would serve chunks from it).
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -15,12 +16,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const firstVisit = async () => newPage(browser, await newContext(browser, { locale: 'en-US' }));
+
 const preloads = (page: Page) => page.locator('link[rel=modulepreload]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
 const sessionHint = async (page: Page) => (await page.context().cookies()).find((cookie) => cookie.name === 'shapelab_signed_in')?.value;
 
 describe('the first screen’s code comes with the page', () => {
   it('sign-in names its own chunks and the language’s texts; a visitor at a signed-in address downloads no frame', async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await firstVisit();
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -43,7 +46,7 @@ describe('the first screen’s code comes with the page', () => {
 
   it('signed in, the hint cookie is set and the profile’s page names its chunks; signed out, both are gone', async () => {
     const user = await createVerifiedUser();
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await firstVisit();
     await page.goto(url('/login'));
     await page.locator('#email').fill(user.email);
     await page.locator('#password').fill(user.password);
@@ -81,7 +84,7 @@ describe('the first screen’s code comes with the page', () => {
 
   it('a signed-in screen paints whole: the frame never shows without its menu and its screen; a phone renders its drawer only when opened', async () => {
     const user = await createVerifiedUser();
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await firstVisit();
     await signIn(page, '/login', user.email, user.password, /^sign in$/i);
     await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
 

@@ -66,7 +66,6 @@ for (const language of ['en', 'de'] as const) {
       expect(exported[0]).toBe('key,channel,importedAt');
       expect(exported.slice(1).map((line) => line.split(',').slice(0, 2).join(',')).sort()).toEqual([`${prefix}-0001,steam`, `${prefix}-0002,viveport`]);
       expect(errors).toEqual([]);
-      await context.close();
     });
   });
 }

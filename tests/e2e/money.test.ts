@@ -279,12 +279,11 @@ for (const language of ['en', 'de'] as const) {
       await page.goto(url(`/${language}/account/purchase-history`));
       await reloadUntilShown(page, page.getByTestId(`purchase-${kept.id}`).getByText(texts.refundedCustomer(refund), { exact: true }));
       expect(errors).toEqual([]);
-      await context.close();
     }, 240_000);
 
     it('an owner of 2024 buys 2025 at the upgrade price; the licences page lists both, downloads, invoices and returns one', async () => {
       const user = await createVerifiedUser(language);
-      const { context, page, errors } = await newPage(browser);
+      const { page, errors } = await newPage(browser);
       await signedIn(language, page, user);
       const money = moneyIn(page, language);
 
@@ -359,12 +358,11 @@ for (const language of ['en', 'de'] as const) {
       await reloadUntilShown(page, returned.getByText(texts.refundedCustomer(refund), { exact: true }));
       await shown(page.getByRole('row').filter({ hasText: texts.perpetualItem('2024') }));
       expect(errors).toEqual([]);
-      await context.close();
     }, 240_000);
 
     it('a customer in Hungary sees HUF on every page: plans, perpetual products, checkout, subscription and history', async () => {
       const user = await createVerifiedUser(language);
-      const { context, page, errors } = await newPage(browser);
+      const { page, errors } = await newPage(browser);
       await signedIn(language, page, user);
       const money = moneyIn(page, language);
       const saved = await api(page, '/subscription/billing-info', { method: 'PATCH', body: { country: 'HU', postalCode: '1051', city: 'Budapest', addressLine1: 'Nádor utca 1' } });
@@ -414,7 +412,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('cell', { name: texts.monthlyItem, exact: true }));
       expect(await page.getByText(/\$/).count()).toBe(0);
       expect(errors).toEqual([]);
-      await context.close();
     }, 180_000);
   });
 }

@@ -124,7 +124,6 @@ describe('Paddle.js stand-in', () => {
     ]);
     expect(cdnRequests).toEqual([]);
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it('updateItems swaps the plan in the open checkout; PricePreview prices with tax; close closes', async () => {
@@ -156,6 +155,5 @@ describe('Paddle.js stand-in', () => {
     await waitForEvent(page, 'checkout.closed');
     expect(await page.locator('iframe.paddle-frame').count()).toBe(0);
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 });

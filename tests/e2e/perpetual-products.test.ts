@@ -41,7 +41,6 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}$`));
       await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 60_000);
   });
 }

@@ -96,7 +96,6 @@ for (const language of ['en', 'de'] as const) {
       await expect(page.getByLabel(texts.phone).inputValue()).resolves.toBe('+43 1 5551234');
       await expect(page.getByLabel(texts.country).inputValue()).resolves.toBe('AT');
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it('subscribes to and unsubscribes from the newsletter at once', async () => {
@@ -113,7 +112,6 @@ for (const language of ['en', 'de'] as const) {
       await expect(page.getByLabel(texts.newsletter).isChecked()).resolves.toBe(true);
       await page.getByLabel(texts.newsletter).uncheck();
       await shown(page.getByText(texts.unsubscribed));
-      await page.context().close();
     });
 
     it('changes the password: a wrong current one is named, the new one works and the old one no longer does', async () => {
@@ -137,7 +135,6 @@ for (const language of ['en', 'de'] as const) {
       // This tab stays signed in with the token the change returned.
       await page.reload();
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));
-      await page.context().close();
     });
 
     it('redeems a coupon: an unknown code is refused with the translated error (tests/e2e/devices.test.ts redeems a real one)', async () => {
@@ -150,7 +147,6 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('form', { name: texts.couponForm }).getByRole('alert').getByText(texts.couponInvalid));
       await expect(page.getByLabel(texts.coupon).inputValue()).resolves.toBe('WINTER-26');
-      await page.context().close();
     });
   });
 }
@@ -167,6 +163,5 @@ describe('legal documents', () => {
     await page.goto(url('/de/terms'));
     await shown(page.getByRole('heading', { level: 2, name: 'Endbenutzer-Lizenzvereinbarung (EULA)' }));
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 });

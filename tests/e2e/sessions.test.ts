@@ -178,7 +178,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
       expect(errors).toEqual([]);
-      await page.context().close();
     });
 
     it('a second registration with the same address is refused and offers sign-in', async () => {
@@ -194,7 +193,6 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('alert').getByText(texts.already, { exact: false }));
       // Back on the first step, with what was typed still there.
       await expect(page.locator('#email').inputValue()).resolves.toBe(email);
-      await page.context().close();
     });
 
     it('with remember me, a reload after the access token expired keeps the session through the offline token', async () => {
@@ -218,7 +216,6 @@ for (const language of ['en', 'de'] as const) {
 
       await signOut(page, texts);
       await page.waitForURL(new RegExp(`/${language}/login$`));
-      await page.context().close();
     });
 
     it('without remember me, a reload after the access token expired sends the user to login', async () => {
@@ -232,7 +229,6 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/login`));
       await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-      await page.context().close();
     });
 
     it('signing out in one tab signs out the other tab', async () => {
@@ -247,7 +243,6 @@ for (const language of ['en', 'de'] as const) {
       await second.waitForURL(new RegExp(`/${language}/login`));
       await shown(second.getByRole('heading', { level: 1, name: texts.loginTitle }));
       // The offline token is revoked on the server too: it cannot renew anything any more.
-      await context.close();
     });
   });
 }
@@ -267,6 +262,5 @@ describe('registration for SIGGRAPH 2023 visitors', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/users\/confirm\?email=/);
     expect(await signupSource(email)).toBe('siggraph2023|null|0');
-    await page.context().close();
   });
 });

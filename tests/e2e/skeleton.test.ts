@@ -25,7 +25,6 @@ describe('walking skeleton in Chromium', () => {
     await page.waitForURL(/\/account\/profile$/);
     await shown(nav.getByRole('link', { name: 'Device manager' }));
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it('/de/login shows German texts', async () => {
@@ -36,7 +35,6 @@ describe('walking skeleton in Chromium', () => {
     await shown(page.getByLabel('Angemeldet bleiben'));
     await shown(page.getByRole('button', { name: 'Anmelden', exact: true }));
     await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('de');
-    await page.context().close();
   });
 
   for (const [prefix, message] of [
@@ -50,7 +48,6 @@ describe('walking skeleton in Chromium', () => {
       await page.locator('#password').fill('definitely-wrong-1');
       await page.locator('form button[type=submit]').click();
       await shown(page.getByRole('alert').getByText(message));
-      await page.context().close();
     });
   }
 
@@ -62,7 +59,6 @@ describe('walking skeleton in Chromium', () => {
     await page.locator('#email').fill('not-an-email');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await shown(page.getByText('Invalid email'));
-    await page.context().close();
   });
 
   for (const [path, title] of [
@@ -74,7 +70,6 @@ describe('walking skeleton in Chromium', () => {
       await page.goto(url(path));
       await shown(page.getByTestId('not-found'));
       await shown(page.getByRole('heading', { level: 1, name: title }));
-      await page.context().close();
     });
   }
 
@@ -88,7 +83,6 @@ describe('walking skeleton in Chromium', () => {
     await page.locator('#password').fill(inject('adminPassword'));
     await page.locator('form button[type=submit]').click();
     await page.waitForURL(/\/admin\/analytics$/);
-    await page.context().close();
   });
 
   it('a user without the admin role is sent from an admin page to root; the API refuses with 403', async () => {
@@ -103,7 +97,6 @@ describe('walking skeleton in Chromium', () => {
       return response.status;
     });
     expect(status).toBe(403);
-    await page.context().close();
   });
 
   it('the chosen locale is kept and re-added to paths without it', async () => {
@@ -114,7 +107,6 @@ describe('walking skeleton in Chromium', () => {
     await page.waitForURL(/\/de\/forgot-password$/);
     await page.getByRole('link', { name: 'English' }).click();
     await page.waitForURL(/\/en\/forgot-password$/);
-    await page.context().close();
   });
 
   it('a signed-in visitor on login is sent back; tokens in the query become the session and leave the address', async () => {
@@ -134,7 +126,6 @@ describe('walking skeleton in Chromium', () => {
     await shown(page.getByRole('heading', { level: 1, name: 'Profile' }));
     await page.goto(url('/login'));
     await page.waitForURL((u) => u.pathname === '/');
-    await page.context().close();
   });
 
   it('signing out in one tab signs out the other', async () => {
@@ -151,6 +142,5 @@ describe('walking skeleton in Chromium', () => {
     await first.page.waitForURL(/\/login$/);
     await second.page.waitForURL(/\/login$/);
     await expect(second.page.evaluate(() => localStorage.getItem('token'))).resolves.toBeNull();
-    await first.context.close();
   });
 });

@@ -54,7 +54,6 @@ describe('Google and Facebook in Chromium', () => {
     await shown(page.getByText('Google · connected'));
     await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Ada');
     expect(errors).toEqual([]);
-    await page.context().close();
   });
 
   it('connects Facebook from the profile and disconnects it after confirming', async () => {
@@ -83,7 +82,6 @@ describe('Google and Facebook in Chromium', () => {
     await page.waitForURL(/\/account\/profile$/);
     await shown(page.getByRole('alert').getByText('Facebook is disconnected from your account.'));
     await shown(page.getByText('Facebook · not connected'));
-    await page.context().close();
   });
 
   it('a second user connecting the same Google identity is told it is already connected', async () => {
@@ -105,7 +103,6 @@ describe('Google and Facebook in Chromium', () => {
     await page.waitForURL(/\/account\/profile$/);
     await shown(page.getByRole('alert').getByText('This Google or Facebook account is already connected to another Shapelab account.'));
     await shown(page.getByText('Google · not connected'));
-    await page.context().close();
   });
 
   it('cancelling at the provider returns to login with the reason, in German', async () => {
@@ -116,6 +113,5 @@ describe('Google and Facebook in Chromium', () => {
     await page.waitForURL(/\/de\/login$/);
     await shown(page.getByRole('alert').getByText('Die Anmeldung wurde abgebrochen oder der Zugriff verweigert.'));
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    await page.context().close();
   });
 });

@@ -177,7 +177,6 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/account/subscription$`));
       await shown(page.getByRole('alert').getByText(texts.notFound));
       expect(errors).toEqual([]);
-      await page.context().close();
     }, 120_000);
 
     it('a payment script that fails to load is shown as a clear error', async () => {
@@ -188,7 +187,6 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
       await page.goto(url(`/${language}/checkout-new/subscription`));
       await shown(page.getByRole('alert').getByText(texts.scriptFailed));
-      await page.context().close();
     });
 
     it('buys a perpetual release with a discount code; it is hidden afterwards and its invoice downloads', async () => {
@@ -234,7 +232,6 @@ for (const language of ['en', 'de'] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: texts.download }).click()]);
       expect(download.suggestedFilename()).toMatch(/^invoice-SBX-\d+\.pdf$/);
       expect(errors).toEqual([]);
-      await page.context().close();
     });
   });
 }
