@@ -98,9 +98,11 @@ async function cleanTab(tab: KeptTab): Promise<boolean> {
  * Made inside a test, the tab is cleaned once the test has passed (cleanTab) and handed to the file's next
  * test that asks for one, and closed when the test fails; one made in a hook is closed with the browser.
  * A new context and tab cost about 2.4 s of CPU to show a signed-in page, the same page loaded in a kept
- * tab about 0.9 s: its renderer and the scripts it has compiled stay. The suite is bound by CPU, and its
- * browser files opened some 250 tabs. A test about a first visit (the requests of a cold load) passes a
- * context of its own (`newContext`).
+ * tab 1.2 to 1.5 s: its renderer and the scripts it has compiled stay (bench/README.md, "Time of `npm
+ * test`"). The suite is bound by CPU, and its browser files opened some 250 tabs. A test about a first
+ * visit (the requests of a cold load) passes a context of its own (`newContext`). Settings a test could
+ * leave that cleanTab does not reset (default timeouts, extra headers, geolocation, a fake clock) are used
+ * by no test; one that starts using them resets them or takes a context of its own.
  */
 export async function newPage(browser: Browser, context?: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const errors: string[] = [];
