@@ -68,6 +68,11 @@ export default defineConfig({
           // Browser files run beside the unit and API files (three workers in all), on one server, each
           // with its own users and data.
           fileParallelism: true,
+          // A worker imports the files' shared modules once (Playwright's client, the database helpers that
+          // create users): eight small browser files took 89 and 94 CPU s so, 99 and 119 with a module graph
+          // per file (2026-11-26). Each file launches its own browser; the helpers keep no state across files
+          // but the kept tabs, which are per browser.
+          isolate: false,
         },
       },
       // One project per file that needs a server of its own: each project's global setup starts one, so
