@@ -106,9 +106,10 @@ async function cleanTab(tab: KeptTab): Promise<boolean> {
  */
 export async function newPage(browser: Browser, context?: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const errors: string[] = [];
+  const failOnPageErrors = (page: Page) => page.on('pageerror', (error) => errors.push(error.message));
   if (context) {
     const page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
+    failOnPageErrors(page);
     return { context, page, errors };
   }
   const kept = keptTabs.get(browser) ?? [];
@@ -120,7 +121,7 @@ export async function newPage(browser: Browser, context?: BrowserContext): Promi
     watchForTaint(tab);
   }
   const taken = tab;
-  taken.page.on('pageerror', (error) => errors.push(error.message));
+  failOnPageErrors(taken.page);
   try {
     onTestFinished(async ({ task }) => {
       const cleaned = task.result?.state !== 'fail' && (await cleanTab(taken).catch(() => false));
