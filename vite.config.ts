@@ -61,13 +61,14 @@ const SIGN_IN_FORM = /src\/pages\/auth\/(SignInForm|useSignIn)\.tsx?$/;
  * which we do not use, so the production build is named here for `vite build`. `npm run dev` keeps the
  * development build and its warnings.
  */
+const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts', import.meta.url));
 const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
 
 export default defineConfig(({ command }) => {
   entryGraph = null;
   return {
   plugins: [markdownDocuments(), react(), bundleReport(), routePreloads()],
-  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] } : {},
+  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }] } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,
