@@ -1,9 +1,10 @@
 import Typography from '@mui/material/Typography';
 import { useGetIdentity } from '@refinedev/core';
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../../contract/users.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+import { Staggered } from '../../../components/Staggered.js';
 import { useRememberUser } from '../../../data/useCurrentUser.js';
 import { DetailsForm } from './DetailsForm.js';
 import { NewsletterSwitch } from './NewsletterSwitch.js';
@@ -49,28 +50,29 @@ export function ProfileSections({ download = true }: { download?: boolean }) {
           <Section title={t('pages.profile.newsletter')}>
             <NewsletterSwitch user={shown} onSaved={onSaved} />
           </Section>
-          <Suspense fallback={null}>
-            <Section title={t('pages.profile.password')}>
+          {/* The sections below the form, each in a commit of its own once the form has shown. */}
+          <Staggered>
+            <Section key="password" title={t('pages.profile.password')}>
               <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={onPasswordSet} />
             </Section>
-            <Section title={t('pages.profile.connectedAccounts')}>
+            <Section key="connected" title={t('pages.profile.connectedAccounts')}>
               <ConnectedAccounts user={shown} onSaved={onSaved} />
             </Section>
-            <Section title={t('pages.profile.coupon')}>
+            <Section key="coupon" title={t('pages.profile.coupon')}>
               <CouponForm />
             </Section>
             {download && (
-              <Section title={t('download.title')}>
+              <Section key="download" title={t('download.title')}>
                 <DownloadShapelab />
               </Section>
             )}
-            <Section title={t('pages.profile.data.title')}>
+            <Section key="data" title={t('pages.profile.data.title')}>
               <DownloadMyData />
             </Section>
-            <Section title={t('pages.profile.data.dangerTitle')}>
+            <Section key="danger" title={t('pages.profile.data.dangerTitle')}>
               <DeleteMyAccount hasPassword={shown.hasPassword} />
             </Section>
-          </Suspense>
+          </Staggered>
         </>
       ) : (
         <FullPageSpinner />
