@@ -47,11 +47,11 @@ export function ProfileSections({ download = true }: { download?: boolean }) {
             {t('pages.profile.details')}
           </Typography>
           <DetailsForm initial={current ?? undefined} onSaved={onSaved} />
-          <Section title={t('pages.profile.newsletter')}>
-            <NewsletterSwitch user={shown} onSaved={onSaved} />
-          </Section>
           {/* The sections below the form, each in a commit of its own once the form has shown. */}
           <Staggered>
+            <Section key="newsletter" title={t('pages.profile.newsletter')}>
+              <NewsletterSwitch user={shown} onSaved={onSaved} />
+            </Section>
             <Section key="password" title={t('pages.profile.password')}>
               <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={onPasswordSet} />
             </Section>
