@@ -16,7 +16,9 @@ import type { ResourceName } from './routes.js';
  * screen mounted in one piece was a 200 ms task on a phone, Lighthouse's total blocking time). The screen also
  * commits after the frame, not with it (Staggered): two shorter tasks instead of one, and the frame paints
  * first (Lighthouse on /account/profile: 74, 71, 80 before, 79, 91, 92 after, with the profile's sections
- * staggered too).
+ * staggered too). Only a page load's first screen waits that commit: every signed-in route renders its gate
+ * at the same place in the tree, so React keeps the one gate from screen to screen, already revealed, and a
+ * screen reached inside the app replaces the one before in a single commit (tests/e2e/data-layer.test.ts).
  */
 export default function AccessGate({ resource, children }: { resource: ResourceName; children: ReactNode }) {
   const { localize } = useLocale();

@@ -48,6 +48,33 @@ describe('one data layer (issue 18)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('moving between pages inside the app, the frame never shows without a page', async () => {
+    const { page, errors } = await signedIn('en');
+    await page.goto(url('/en/account/profile'));
+    await shown(page.getByRole('textbox', { name: /first name/i }));
+    const visit = async (link: string, heading: RegExp) => {
+      await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+      await shown(page.getByRole('heading', { level: 1, name: heading }));
+    };
+    // One round first, so that each page's code is in: a page whose code is still on its way shows a spinner.
+    await visit('Subscription', /subscription/i);
+    await visit('Purchase history', /purchase history/i);
+    await visit('Profile', /profile/i);
+    // After every change to the page (before the browser can paint it), is there a page heading?
+    await page.evaluate(() => {
+      const state = window as unknown as { headingless: number };
+      state.headingless = 0;
+      new MutationObserver(() => {
+        if (!document.querySelector('h1')) state.headingless++;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await visit('Subscription', /subscription/i);
+    await visit('Purchase history', /purchase history/i);
+    await visit('Profile', /profile/i);
+    expect(await page.evaluate(() => (window as unknown as { headingless: number }).headingless)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('a form checks its fields with the contract schema before anything is sent, in the reader language', async () => {
     const { page } = await signedIn('de');
     const writes: string[] = [];
