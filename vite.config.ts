@@ -61,8 +61,10 @@ const SIGN_IN_FORM = /src\/pages\/auth\/(SignInForm|useSignIn)\.tsx?$/;
  * which we do not use, so the production build is named here for `vite build`. `npm run dev` keeps the
  * development build and its warnings.
  */
-const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts', import.meta.url));
 const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
+/** Emotion's insertion hook, replaced in the build so styles insert during render, not in the commit (see the file). */
+const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts', import.meta.url));
 
 export default defineConfig(({ command }) => {
   entryGraph = null;
