@@ -31,8 +31,8 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
     await nextTask();
     expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['first', 'second']);
     await nextTask();
-    await nextTask();
     expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['first', 'second', 'third']);
+    await nextTask();
     // One commit with nothing, then one per part: never two parts in one commit.
     expect(commits).toEqual([0, 1, 2, 3]);
   });
