@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EXPORT_FORMATS } from './licensing.js';
+import { CHANNELS, GRANULARITIES, SUSPICIOUS_FILTERS } from './analytics-values.js';
+import { EXPORT_FORMATS } from './licensing-values.js';
 
 export { ACTIVATION_CHANNELS, type ActivationChannel } from './licensing.js';
 
@@ -16,27 +17,18 @@ export { ACTIVATION_CHANNELS, type ActivationChannel } from './licensing.js';
  * Cohorts use the same filters over each user's whole history instead of one period.
  */
 
-export const GRANULARITIES = ['day', 'week', 'month'] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
-
-export const SUSPICIOUS_FILTERS = ['include', 'exclude', 'only'] as const;
-export type SuspiciousFilter = (typeof SUSPICIOUS_FILTERS)[number];
-
-/**
- * Where users, activations, sessions and sales came through: the store analytics entries of the admin
- * menu (spec section 2). 'all' is every channel together (the main analytics page); 'direct' is a
- * computer activated from the website's download with no store or plan behind it.
- */
-export const STORE_CHANNELS = ['steam', 'subscription', 'metapc-store', 'perpetual-2024', 'viveport', 'android'] as const;
-export type StoreChannel = (typeof STORE_CHANNELS)[number];
-export const CHANNELS = ['all', ...STORE_CHANNELS, 'direct'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-/** Spec section 9: retention is read at these days after sign-up (366: the year-long view). */
-export const RETENTION_DAYS = [7, 14, 21, 28, 366] as const;
-
-/** The longest range one request may ask for (two years and a day, by day). */
-export const MAX_RANGE_DAYS = 732;
+export {
+  CHANNELS,
+  GRANULARITIES,
+  MAX_RANGE_DAYS,
+  RETENTION_DAYS,
+  STORE_CHANNELS,
+  SUSPICIOUS_FILTERS,
+  type Channel,
+  type Granularity,
+  type StoreChannel,
+  type SuspiciousFilter,
+} from './analytics-values.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'yyyy-MM-dd');
 const minutes = z.coerce.number().int().min(0).max(10_000_000);

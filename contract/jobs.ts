@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
+import { JOB_STATUSES } from './jobs-values.js';
+
 /** The durable job queue as admins see it (issue 19): `GET /api/admin/jobs`. Payloads are not shown (they may hold personal data). */
-export const JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export { JOB_STATUSES, type JobStatus } from './jobs-values.js';
 
 export const jobsQuerySchema = z.object({
   status: z.enum(JOB_STATUSES).optional(),

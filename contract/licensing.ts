@@ -1,24 +1,20 @@
 import { z } from 'zod';
+import { ACTIVATION_CHANNELS, EXPORT_FORMATS, PLATFORMS } from './licensing-values.js';
 
 /**
  * What a purchase entitles a user to and how the desktop application claims it (issue "Licences,
  * devices, coupons"): seats, the desktop API, coupons, Shapelab Lite keys and releases.
  */
 
-/** Each entitlement (an active or trialing subscription, each perpetual licence) allows this many devices at once (spec section 9). */
-export const SEATS_PER_ENTITLEMENT = 2;
-
-/** Desktop platforms a release is built for. */
-export const PLATFORMS = ['windows', 'macos', 'linux'] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-/** File formats the desktop application exports (reported for analytics). */
-export const EXPORT_FORMATS = ['obj', 'stl', 'fbx', 'gltf', 'glb', 'ply', 'usdz', '3mf'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-/** Stores whose builds of the desktop application name themselves when activating a computer (contract/analytics.ts channels). */
-export const ACTIVATION_CHANNELS = ['steam', 'metapc-store', 'viveport', 'android'] as const;
-export type ActivationChannel = (typeof ACTIVATION_CHANNELS)[number];
+export {
+  ACTIVATION_CHANNELS,
+  EXPORT_FORMATS,
+  PLATFORMS,
+  SEATS_PER_ENTITLEMENT,
+  type ActivationChannel,
+  type ExportFormat,
+  type Platform,
+} from './licensing-values.js';
 
 /** A device holding one of the user's seats (spec section 3: name, computer id, last login). */
 export const seatSchema = z.object({

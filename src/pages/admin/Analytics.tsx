@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { GRANULARITIES, type Channel, type Granularity } from '../../../contract/analytics.js';
+import { GRANULARITIES, type Channel, type Granularity } from '../../../contract/analytics-values.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { PageCard } from '../../components/PageCard.js';
 import { splitLocale } from '../../routing/locale.js';

@@ -1,6 +1,6 @@
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
-import { RETENTION_DAYS } from '../../../contract/analytics.js';
+import { RETENTION_DAYS } from '../../../contract/analytics-values.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { PageCard } from '../../components/PageCard.js';
 import type { PageProps } from '../index.js';

@@ -3,7 +3,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useTranslation } from 'react-i18next';
-import { MAX_RANGE_DAYS, SUSPICIOUS_FILTERS, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics.js';
+import { MAX_RANGE_DAYS, SUSPICIOUS_FILTERS, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics-values.js';
 import { RANGE_PRESETS, type FilterField, type FilterInput, type FilterProblems, type RangePreset } from './filters.js';
 
 interface FilterBarProps<G extends Granularity> {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AnalyticsPoint } from '../../../../contract/analytics.js';
-import { EXPORT_FORMATS } from '../../../../contract/licensing.js';
+import { EXPORT_FORMATS } from '../../../../contract/licensing-values.js';
 import type { CsvCell } from '../../../components/csv.js';
 import { csvNumber, type Unit } from './format.js';
 

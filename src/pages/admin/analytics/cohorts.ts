@@ -1,4 +1,5 @@
-import { RETENTION_DAYS, type CohortResponse } from '../../../../contract/analytics.js';
+import type { CohortResponse } from '../../../../contract/analytics.js';
+import { RETENTION_DAYS } from '../../../../contract/analytics-values.js';
 import type { CsvCell } from '../../../components/csv.js';
 
 type Cohort = CohortResponse['cohorts'][number];

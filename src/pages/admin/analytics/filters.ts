@@ -1,5 +1,5 @@
 import { addDays as addCalendarDays, addYears, format, max, parseISO } from 'date-fns';
-import { MAX_RANGE_DAYS, STORE_CHANNELS, SUSPICIOUS_FILTERS, type Channel, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics.js';
+import { MAX_RANGE_DAYS, STORE_CHANNELS, SUSPICIOUS_FILTERS, type Channel, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics-values.js';
 
 /**
  * The filter bar of the analytics and cohort pages (spec section 3: a date range, the granularity,

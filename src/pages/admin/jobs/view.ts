@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../../../../contract/jobs.js';
+import { JOB_STATUSES, type JobStatus } from '../../../../contract/jobs-values.js';
 
 /**
  * What the background jobs page shows (status filter, page, page size), kept in the address so a reload

@@ -1,16 +1,17 @@
-import { MAX_PAGE_SIZE, USER_SORT_FIELDS, type UserSortField } from '../../../../contract/users.js';
+import { MAX_PAGE_SIZE, SIGN_IN_METHODS, USER_PLANS, USER_SORT_FIELDS, type UserSortField } from '../../../../contract/users-values.js';
 
 /**
  * The grid's filters (issue 21), named as the API's query parameters (GET /users, GET /users/export) and
- * written into the address under the same names. Listed here rather than imported from the contract's
- * zod schema, so the grid's chunk does not load zod; tests/unit/usersView.test.ts holds the two together.
+ * written into the address under the same names. Built from contract/users-values.ts rather than read from
+ * the contract's zod schema, so the grid's chunk does not load zod; tests/unit/usersView.test.ts holds the
+ * two together.
  */
 export const FILTER_VALUES = {
   verified: ['true', 'false'],
   admin: ['true', 'false'],
   newsletter: ['true', 'false'],
-  signIn: ['password', 'google', 'facebook'],
-  plan: ['free', 'trial', 'subscriber', 'licence-owner'],
+  signIn: SIGN_IN_METHODS,
+  plan: USER_PLANS,
 } as const;
 export type FilterName = keyof typeof FILTER_VALUES;
 export type UsersFilters = { [K in FilterName]?: (typeof FILTER_VALUES)[K][number] };
