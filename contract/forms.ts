@@ -1,6 +1,4 @@
 import { z } from 'zod/mini';
-import { regionProblems } from './billing-validation.js';
-import { isValidEmail } from './email.js';
 import { isStrongEnough } from './password.js';
 import { isValidPhone } from './phone.js';
 
@@ -8,7 +6,9 @@ import { isValidPhone } from './phone.js';
  * The web app's forms as zod schemas for react-hook-form's resolver, on the rules the server applies
  * (the same functions: regionProblems, isValidPhone, isStrongEnough, isValidEmail), so a rule is written
  * once. zod's mini build: these load with the signed-in pages, which stay within their JavaScript budget
- * (the API's schemas use the full build, on the server). Messages are translation keys.
+ * (the API's schemas use the full build, on the server). Messages are translation keys. The billing
+ * address form has a module of its own (./billing-form.ts): its rules bring VAT and postal-code checks
+ * that the profile's forms do not need.
  */
 
 const text = () => z.string();
@@ -39,38 +39,3 @@ export type PasswordFormValues = z.infer<ReturnType<typeof passwordFormSchema>>;
 /** A coupon or discount code to try (the server says what it gives, or why not). */
 export const codeFormSchema = z.object({ code: required('billing.problems.required') });
 export type CodeFormValues = z.infer<typeof codeFormSchema>;
-
-/** The billing address form's fields as typed (text; empty for not given). */
-export const billingFormFields = ['email', 'name', 'company', 'vatNumber', 'country', 'state', 'addressLine1', 'addressLine2', 'city', 'postalCode'] as const;
-export type BillingFormValues = Record<(typeof billingFormFields)[number], string>;
-
-/**
- * The billing address form: spec section 5's region rules (regionProblems, the server's), each problem
- * on its field as `billing.problems.<problem>`; with `withEmail` the billing email is required and checked.
- */
-export function billingFormSchema(options: { business: boolean; withEmail: boolean }) {
-  const shape = Object.fromEntries(billingFormFields.map((field) => [field, text()])) as Record<(typeof billingFormFields)[number], ReturnType<typeof text>>;
-  return z.object(shape).check(
-    z.superRefine((values, context) => {
-      const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
-      const problems = regionProblems(
-        {
-          country: orNull(values.country),
-          state: orNull(values.state),
-          addressLine1: orNull(values.addressLine1),
-          city: orNull(values.city),
-          postalCode: orNull(values.postalCode),
-          company: orNull(values.company),
-          vatNumber: orNull(values.vatNumber),
-        },
-        { business: options.business },
-      );
-      for (const [field, problem] of Object.entries(problems)) context.addIssue({ code: 'custom', path: [field], message: `billing.problems.${problem}` });
-      if (options.withEmail) {
-        const email = values.email.trim();
-        if (!email) context.addIssue({ code: 'custom', path: ['email'], message: 'billing.problems.required' });
-        else if (!isValidEmail(email)) context.addIssue({ code: 'custom', path: ['email'], message: 'validation.invalidEmail' });
-      }
-    }),
-  );
-}

@@ -11,7 +11,7 @@ import type { Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { needsPostalCode } from '../../contract/billing-validation.js';
 import type { BillingInfo } from '../../contract/billing.js';
-import { billingFormSchema, type BillingFormValues } from '../../contract/forms.js';
+import { billingFormSchema, type BillingFormValues } from '../../contract/billing-form.js';
 import type { DataError } from '../../providers/dataProvider.js';
 import { useCountryOptions } from '../components/countries.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
