@@ -5,8 +5,8 @@ import { isValidEmail } from './email.js';
 /**
  * The billing address form as a zod schema for react-hook-form's resolver (zod's mini build, as in
  * ./forms.ts), on spec section 5's region rules: regionProblems, the same function the server applies.
- * Apart from ./forms.ts because those rules bring the VAT-number and postal-code checks (jsvat-next,
- * postcode-validator, i18n-iso-countries: 58 KB before gzip) that only the billing pages need.
+ * Apart from ./forms.ts because those rules bring the VAT-number and postal-code checks (jsvat-next and
+ * postcode-validator, 40 KB before gzip) that only the billing pages need.
  */
 
 const text = () => z.string();

@@ -3,12 +3,11 @@ import { isStrongEnough } from './password.js';
 import { isValidPhone } from './phone.js';
 
 /**
- * The web app's forms as zod schemas for react-hook-form's resolver, on the rules the server applies
- * (the same functions: regionProblems, isValidPhone, isStrongEnough, isValidEmail), so a rule is written
- * once. zod's mini build: these load with the signed-in pages, which stay within their JavaScript budget
- * (the API's schemas use the full build, on the server). Messages are translation keys. The billing
- * address form has a module of its own (./billing-form.ts): its rules bring VAT and postal-code checks
- * that the profile's forms do not need.
+ * The web app's forms as zod schemas for react-hook-form's resolver, on the rules the server applies (the
+ * same functions: isValidPhone, isStrongEnough), so a rule is written once. zod's mini build: these load
+ * with the signed-in pages, which stay within their JavaScript budget (the API's schemas use the full
+ * build, on the server). Messages are translation keys. The billing address form has a module of its own
+ * (./billing-form.ts): its rules bring VAT and postal-code checks that the profile's forms do not need.
  */
 
 const text = () => z.string();

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-
 import { JOB_STATUSES } from './jobs-values.js';
 
 /** The durable job queue as admins see it (issue 19): `GET /api/admin/jobs`. Payloads are not shown (they may hold personal data). */

@@ -33,6 +33,7 @@ export const meSchema = z.object({
 export type Me = z.infer<typeof meSchema>;
 
 export { MAX_PAGE_SIZE, SIGN_IN_METHODS, USER_PLANS, USER_SORT_FIELDS, type SignInMethod, type UserPlan, type UserSortField } from './users-values.js';
+
 const yesNo = z.enum(['true', 'false']);
 
 /**
