@@ -1,13 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import { useOne } from '@refinedev/core';
-import { lazy, startTransition, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { lazy, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Overview } from '../../../contract/overview.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { PageCard } from '../../components/PageCard.js';
+import { Staggered } from '../../components/Staggered.js';
 import { OverviewCard } from './home/OverviewCard.js';
 import { OverviewCards } from './home/OverviewCards.js';
 
@@ -27,19 +28,15 @@ export default function Home({ titleKey }: { titleKey: string }) {
   // The answer arrives as a store update, which React renders in one piece; the cards render from a deferred
   // copy, in a transition, in slices.
   const overview = useDeferredValue(answer);
-  // The sections below the overview render after its first paint, in a transition (in slices, between which
-  // the browser paints and answers input): the home's first screen is the overview.
-  const [sectionsShown, setSectionsShown] = useState(false);
-  useEffect(() => startTransition(() => setSectionsShown(true)), []);
-  // The same element while nothing of it changes, so the overview's updates do not render the sections again.
+  // The sections below the overview commit after its first paint, in a transition: the home's first screen is
+  // the overview. The same element on every render, so the overview's updates do not render them again.
   const sections = useMemo(
-    () =>
-      sectionsShown && (
-        <Suspense fallback={null}>
-          <ProfileSections download={false} />
-        </Suspense>
-      ),
-    [sectionsShown],
+    () => (
+      <Staggered>
+        <ProfileSections download={false} />
+      </Staggered>
+    ),
+    [],
   );
   return (
     <PageCard title={t(titleKey)} testId="home">
