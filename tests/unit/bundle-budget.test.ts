@@ -63,6 +63,13 @@ describe('bundle budgets', () => {
     }
   });
 
+  it("no screen carries what Refine and its MUI package import for parts the app does not use (vite.config.ts, SIDE_EFFECT_FREE)", () => {
+    // papaparse: Refine's CSV import and export hooks; react-markdown and its kin: Refine MUI's MarkdownField.
+    const unused = /^(papaparse|react-markdown|micromark|remark-parse|unified)$/;
+    const carriers = weights.flatMap((weight) => weight.packages.filter((p) => unused.test(p.name)).map((p) => `${weight.route}: ${p.name}`));
+    expect(carriers).toEqual([]);
+  });
+
   it("Emotion inserts styles during render: its insertion hook is src/boot/emotion-insertion.ts, not its own", () => {
     const dist = path.resolve(import.meta.dirname, '../../dist');
     const files = chunkClosure(readManifest(dist), ['index.html', ...screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry)]).map((file) =>
