@@ -70,6 +70,14 @@ describe('bundle budgets', () => {
     expect(carriers).toEqual([]);
   });
 
+  it("the account screens' frame is the app's own (Frame.tsx): no ThemedSider, so no Tooltip and Popper with it", () => {
+    // Refine's ThemedLayout names ThemedSider, and through it MUI's Tooltip and Popper, even with a Sider of ours.
+    const account = weights.filter((weight) => weight.route === '/' || weight.route.startsWith('/account/'));
+    expect(account.length).toBeGreaterThan(5);
+    const carriers = account.filter((weight) => weight.packages.some((p) => p.name === '@popperjs/core')).map((weight) => weight.route);
+    expect(carriers).toEqual([]);
+  });
+
   it("Emotion inserts styles during render: its insertion hook is src/boot/emotion-insertion.ts, not its own", () => {
     const dist = path.resolve(import.meta.dirname, '../../dist');
     const files = chunkClosure(readManifest(dist), ['index.html', ...screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry)]).map((file) =>

@@ -1,14 +1,12 @@
 import { Refine } from '@refinedev/core';
-import { RefineSnackbarProvider, ThemedLayout } from '@refinedev/mui';
+import { RefineSnackbarProvider } from '@refinedev/mui';
 import { Outlet } from 'react-router';
 import { useAccountTexts } from '../../i18n.js';
 import { refineProps } from '../../refine.js';
 import { FullPageSpinner } from '../FullPageSpinner.js';
 import { useLocale } from '../LocaleScope.js';
-import { AccountHeader } from './AccountHeader.js';
-import { Brand } from './Brand.js';
+import { Frame } from './Frame.js';
 import { useNotifications } from './notifications.js';
-import { Sider } from './Sider.js';
 import { SkipLink } from './SkipLink.js';
 
 // The portal's CSP has no 'unsafe-eval': zod's compiled parsers would probe `new Function` on the first parse,
@@ -20,7 +18,7 @@ const zodSettings = globalThis as { __zod_globalConfig?: Record<string, unknown>
 Object.assign((zodSettings.__zod_globalConfig ??= {}), { jitless: true });
 
 /**
- * The signed-in frame (users and admins): <Refine> with the app's providers around Refine's ThemedLayout
+ * The signed-in frame (users and admins): <Refine> with the app's providers around the frame (Frame.tsx)
  * with our menus and header, and Refine's MUI notifications (one place that shows what an action did, in
  * the user's language). It is a lazy chunk: sign-in and registration never load it.
  */
@@ -31,14 +29,9 @@ export default function AccountLayout() {
     <RefineSnackbarProvider anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
       <Refine {...refineProps} notificationProvider={useNotifications}>
         <SkipLink />
-        <ThemedLayout
-          Header={AccountHeader}
-          Sider={Sider}
-          Title={Brand}
-          childrenBoxProps={{ id: 'main', tabIndex: -1, sx: { outline: 'none' } }}
-        >
+        <Frame>
           <Outlet />
-        </ThemedLayout>
+        </Frame>
       </Refine>
     </RefineSnackbarProvider>
   );

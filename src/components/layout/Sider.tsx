@@ -15,7 +15,7 @@ const WIDTH = 240;
 const COLLAPSED_WIDTH = 64;
 
 /**
- * The sider of the signed-in frame, on ThemedLayout's collapse and mobile-drawer state. Refine's own
+ * The sider of the signed-in frame, on Refine's layout state (collapse, phone drawer; Frame.tsx). Refine's own
  * ThemedSider wraps custom menus in a list and has an unlabelled collapse button; this one keeps the
  * navigation landmark valid and every control named in the user's language.
  *

@@ -1,0 +1,32 @@
+import Box from '@mui/material/Box';
+import { ThemedLayoutContextProvider } from '@refinedev/mui';
+import type { ReactNode } from 'react';
+import { AccountHeader } from './AccountHeader.js';
+import { Sider } from './Sider.js';
+
+/**
+ * The signed-in frame's boxes: the sider beside a column of the header and the main area, on Refine's
+ * layout state (collapsed sider, phone drawer) that Sider and AccountHeader read. Refine's ThemedLayout
+ * draws the same boxes, but it names its own ThemedSider and ThemedHeader as defaults, so every signed-in
+ * screen carried them (and MUI's Tooltip with Popper) without ever rendering them.
+ */
+export function Frame({ children }: { children: ReactNode }) {
+  return (
+    <ThemedLayoutContextProvider>
+      <Box sx={{ display: 'flex', flexDirection: 'row' }}>
+        <Sider />
+        <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minWidth: '1px', minHeight: '1px' }}>
+          <AccountHeader />
+          <Box
+            component="main"
+            id="main"
+            tabIndex={-1}
+            sx={{ p: { xs: 1, md: 2, lg: 3 }, flexGrow: 1, bgcolor: 'background.default', outline: 'none' }}
+          >
+            {children}
+          </Box>
+        </Box>
+      </Box>
+    </ThemedLayoutContextProvider>
+  );
+}
