@@ -46,9 +46,9 @@ function inEntryGraph(id: string, ctx: ChunkingContext): boolean {
 /**
  * Packages that @refinedev/mui imports at its top level for components we do not use (MarkdownField,
  * date fields, Autocomplete), and papaparse, which @refinedev/core imports for the CSV import and export
- * hooks we do not use (6.4 KB gzip off every signed-in screen). They do not declare themselves free of
- * side effects, so the bundler keeps them even when nothing of theirs is used; they are (pure functions and components), and declaring it
- * lets unused imports drop out. A binding that is used is never removed by this.
+ * hooks we do not use (6.4 KB gzip off every signed-in screen). They do not declare themselves free of side
+ * effects, so the bundler keeps them even when nothing of theirs is used; they are (pure functions and
+ * components), and declaring it lets unused imports drop out. A binding that is used is never removed by this.
  */
 const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|error-stack-parser|stackframe|papaparse)\//;
 
