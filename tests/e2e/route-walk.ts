@@ -83,6 +83,9 @@ async function settled(page: Page, address: string): Promise<void> {
   await expect
     .poll(() => page.evaluate(() => document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).length), {
       message: `${address} never stopped moving`,
+      // As generous as the waits above: the profile reveals its sections one commit at a time, each with its
+      // inputs' short transitions, and on a loaded machine the last of them can start seconds after the heading.
+      timeout: 15_000,
     })
     .toBe(0);
 }
