@@ -11,11 +11,13 @@ import { ensureSpaBuilt } from '../../scripts/spa-build.js';
  * render the route, read from the production build's manifest. A failure names the route, its size and
  * the packages that make it up.
  */
+/** The production build that the budgets read. */
+const DIST = path.resolve(import.meta.dirname, '../../dist');
 let weights: RouteWeight[] = [];
 
 beforeAll(async () => {
   await ensureSpaBuilt(() => undefined);
-  weights = measureRoutes(path.resolve(import.meta.dirname, '../../dist'));
+  weights = measureRoutes(DIST);
 }, 120_000);
 
 describe('bundle budgets', () => {
@@ -79,9 +81,8 @@ describe('bundle budgets', () => {
   });
 
   it("Emotion inserts styles during render: its insertion hook is src/boot/emotion-insertion.ts, not its own", () => {
-    const dist = path.resolve(import.meta.dirname, '../../dist');
-    const files = chunkClosure(readManifest(dist), ['index.html', ...screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry)]).map((file) =>
-      readFileSync(path.join(dist, file), 'utf8'),
+    const files = chunkClosure(readManifest(DIST), ['index.html', ...screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry)]).map((file) =>
+      readFileSync(path.join(DIST, file), 'utf8'),
     );
     // Emotion's own @emotion/use-insertion-effect-with-fallbacks, as the minifier writes it: React's insertion
     // effect when React has one. vite.config.ts aliases the module for the build; should the alias stop
@@ -92,8 +93,7 @@ describe('bundle budgets', () => {
   });
 
   it("the entry's evaluation is cut into tasks: the yields of src/boot/ sit between its parts, none above 45% of it", () => {
-    const dist = path.resolve(import.meta.dirname, '../../dist');
-    const files = chunkClosure(readManifest(dist), ['index.html']).map((file) => readFileSync(path.join(dist, file), 'utf8'));
+    const files = chunkClosure(readManifest(DIST), ['index.html']).map((file) => readFileSync(path.join(DIST, file), 'utf8'));
     const entry = files.reduce((largest, code) => (code.length > largest.length ? code : largest), '');
     // yieldToBrowser, as the minifier writes it: a function returning a promise that a zero timeout resolves.
     const yielder = /function ([\w$]+)\(\)\{return new Promise\(([\w$]+)=>setTimeout\(\2,0\)\)\}/.exec(entry)?.[1];

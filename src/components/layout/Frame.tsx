@@ -3,6 +3,7 @@ import { ThemedLayoutContextProvider } from '@refinedev/mui';
 import type { ReactNode } from 'react';
 import { AccountHeader } from './AccountHeader.js';
 import { Sider } from './Sider.js';
+import { MAIN_CONTENT_ID } from './SkipLink.js';
 
 /**
  * The signed-in frame's boxes: the sider beside a column of the header and the main area, on Refine's
@@ -19,7 +20,7 @@ export function Frame({ children }: { children: ReactNode }) {
           <AccountHeader />
           <Box
             component="main"
-            id="main"
+            id={MAIN_CONTENT_ID}
             tabIndex={-1}
             sx={{ p: { xs: 1, md: 2, lg: 3 }, flexGrow: 1, bgcolor: 'background.default', outline: 'none' }}
           >

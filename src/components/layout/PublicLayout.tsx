@@ -5,7 +5,7 @@ import { Outlet, Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
-import { SkipLink } from './SkipLink.js';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.js';
 
 /** The frame of the public pages: brand, language switch, centred content. Kept light for fast sign-in. */
 export function PublicLayout() {
@@ -21,7 +21,7 @@ export function PublicLayout() {
         <Box sx={{ flex: 1 }} />
         <LanguageSwitch />
       </Box>
-      <Container component="main" id="main" tabIndex={-1} maxWidth="sm" sx={{ flex: 1, py: 4, outline: 'none' }}>
+      <Container component="main" id={MAIN_CONTENT_ID} tabIndex={-1} maxWidth="sm" sx={{ flex: 1, py: 4, outline: 'none' }}>
         <Outlet />
       </Container>
     </Box>

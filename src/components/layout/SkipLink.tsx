@@ -1,12 +1,15 @@
 import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
 
+/** The id of every layout's main area, the skip link's target. */
+export const MAIN_CONTENT_ID = 'main';
+
 /** The first focusable element of every page: jumps past the navigation to the main content (WCAG 2.4.1). */
 export function SkipLink() {
   const { t } = useTranslation();
   return (
     <Link
-      href="#main"
+      href={`#${MAIN_CONTENT_ID}`}
       sx={{
         position: 'absolute',
         left: 8,
