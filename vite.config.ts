@@ -3,45 +3,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { bundleReport } from './scripts/bundle-report-plugin.js';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
+import { type ChunkingContext, inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
 import { routePreloads } from './scripts/route-preload-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
-
-type ChunkingContext = { getModuleInfo(id: string): { isEntry: boolean; importers: string[]; dynamicImporters: string[]; importedIds: string[] } | null };
-let entryGraph: Set<string> | null = null;
-
-/**
- * The modules every page runs before its first render: the entry's static imports, all the way down. Left to
- * itself the bundler cuts them into some twenty chunks (one per set of lazy chunks that shares them); every
- * page downloads all of them anyway, so they are one chunk: one request instead of twenty on HTTP/1.1's six
- * connections, and one gzip dictionary instead of twenty (Lighthouse's request chain; the 160 KB budget).
- */
-function inEntryGraph(id: string, ctx: ChunkingContext): boolean {
-  if (!entryGraph) {
-    const seen = new Set<string>();
-    const up = [id];
-    let entry: string | null = null;
-    while (up.length > 0 && entry === null) {
-      const current = up.pop() as string;
-      if (seen.has(current)) continue;
-      seen.add(current);
-      const info = ctx.getModuleInfo(current);
-      if (info?.isEntry) entry = current;
-      else if (info) up.push(...info.importers, ...info.dynamicImporters);
-    }
-    if (entry === null) return false;
-    entryGraph = new Set();
-    const down = [entry];
-    while (down.length > 0) {
-      const current = down.pop() as string;
-      if (entryGraph.has(current)) continue;
-      entryGraph.add(current);
-      down.push(...(ctx.getModuleInfo(current)?.importedIds ?? []));
-    }
-  }
-  // The entry script itself stays the entry chunk (index.html names it, and the manifest keys it).
-  return entryGraph.has(id) && !ctx.getModuleInfo(id)?.isEntry && !id.endsWith('/src/main.tsx');
-}
 
 /**
  * Packages that @refinedev/mui imports at its top level for components we do not use (MarkdownField,
@@ -68,9 +33,8 @@ const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-rout
 const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts', import.meta.url));
 
 export default defineConfig(({ command }) => {
-  entryGraph = null;
   return {
-  plugins: [markdownDocuments(), react(), bundleReport(), routePreloads()],
+  plugins: [markdownDocuments(), react(), bundleReport(), routePreloads(), routeChunks()],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }] } : {},
   build: {
     outDir: 'dist',
@@ -91,6 +55,8 @@ export default defineConfig(({ command }) => {
             { name: (id: string, ctx: ChunkingContext) => (inEntryGraph(id, ctx) ? 'app' : null), debugName: 'app' },
             { name: 'form-parts', test: FORM_PARTS, includeDependenciesRecursively: false },
             { name: 'sign-in-form', test: SIGN_IN_FORM, includeDependenciesRecursively: false },
+            // Each group takes only its own modules: a module's imports are loaded by at least the same routes.
+            { name: routeChunkName, debugName: 'routes', includeDependenciesRecursively: false },
           ],
         },
       },

@@ -2,9 +2,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { LOCALES } from '../src/routing/locale.js';
-import { ROUTES } from '../src/routing/routes.js';
+import { ROUTES, type RouteEntry } from '../src/routing/routes.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../contract/route-preloads.js';
-import { chunkClosure, lazyScreenParts, readManifest, screenModules } from './bundle-weights.js';
+import { chunkClosure, lazyScreenParts, type Manifest, readManifest, screenModules } from './bundle-weights.js';
+
+/** The chunks a route loads as it first shows beyond the entry's: its screen's and frame's, and their lazy parts. */
+export function screenFiles(manifest: Manifest, route: RouteEntry): string[] {
+  const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
+  return chunkClosure(manifest, [...screenModules(route), ...lazyScreenParts(manifest, route)]).filter((file) => !entryFiles.has(file));
+}
 
 /**
  * The first screen's chunks, named in the page itself. Without them the browser learns of a screen's code
@@ -25,16 +31,11 @@ export function routePreloads(): Plugin {
     },
     writeBundle() {
       const manifest = readManifest(outDir);
-      const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
       // Each language's chunk of one text file (locales/<locale>/<name>.json).
       const textChunks = (name: string) =>
         Object.fromEntries(LOCALES.map((locale) => [locale, manifest[`locales/${locale}/${name}.json`]?.file ?? ''])) as RoutePreloads['texts'];
       const preloads: RoutePreloads = {
-        routes: ROUTES.map((route) => ({
-          path: route.path,
-          files: chunkClosure(manifest, [...screenModules(route), ...lazyScreenParts(manifest, route)]).filter((file) => !entryFiles.has(file)),
-          signedIn: route.layout === 'account',
-        })),
+        routes: ROUTES.map((route) => ({ path: route.path, files: screenFiles(manifest, route), signedIn: route.layout === 'account' })),
         texts: textChunks('translation'),
         accountTexts: textChunks('account'),
       };

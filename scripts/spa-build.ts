@@ -19,6 +19,7 @@ const INPUTS = [
   'scripts/bundle-report-plugin.ts',
   'scripts/bundle-weights.ts',
   'scripts/markdown-plugin.ts',
+  'scripts/route-chunks.ts',
   'scripts/route-preload-plugin.ts',
 ];
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { chunkClosure, describeWeight, measureRoutes, readManifest, screenModules, type RouteWeight } from '../../scripts/bundle-weights.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
+import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
 
 /**
  * JavaScript weight budgets per route (issue "Budgets"): gzip of everything the browser downloads to
@@ -70,6 +71,20 @@ describe('bundle budgets', () => {
     const unused = /^(papaparse|react-markdown|micromark|remark-parse|unified)$/;
     const carriers = weights.flatMap((weight) => weight.packages.filter((p) => unused.test(p.name)).map((p) => `${weight.route}: ${p.name}`));
     expect(carriers).toEqual([]);
+  });
+
+  it("a screen's shared code comes in one chunk per set of routes that loads it (scripts/route-chunks.ts)", () => {
+    const manifest = readManifest(DIST);
+    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
+    // Shared chunks (manifest keys with a leading underscore), but the two groups vite.config.ts names itself.
+    const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file));
+    const routesOf = new Map<string, string[]>();
+    for (const route of preloads.routes) for (const file of route.files) if (shared.has(file)) routesOf.set(file, [...(routesOf.get(file) ?? []), route.path]);
+    expect(routesOf.size).toBeGreaterThan(10);
+    const byRoutes = new Map<string, string[]>();
+    for (const [file, routes] of routesOf) byRoutes.set(routes.join(' '), [...(byRoutes.get(routes.join(' ')) ?? []), file]);
+    const split = [...byRoutes.values()].filter((files) => files.length > 1).map((files) => files.join(', '));
+    expect(split, 'chunks that the same routes load, which could be one').toEqual([]);
   });
 
   it("the account screens' frame is the app's own (Frame.tsx): no ThemedSider, so no Tooltip and Popper with it", () => {
