@@ -31,11 +31,13 @@ const REACT_ROUTER_PRODUCTION = fileURLToPath(new URL('./node_modules/react-rout
 
 /** Emotion's insertion hook, replaced in the build so styles insert during render, not in the commit (see the file). */
 const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts', import.meta.url));
+/** qs without its dependencies, for Refine's packages (see the file). */
+const QS = fileURLToPath(new URL('./src/boot/qs.ts', import.meta.url));
 
 export default defineConfig(({ command }) => {
   return {
   plugins: [markdownDocuments(), react(), bundleReport(), routePreloads(), routeChunks()],
-  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }] } : {},
+  resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }, { find: /^qs$/, replacement: QS }] } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 import { matchResourceFromRoute, QS_PARSE_DEPTH, ResourceContext, type ParseFunction, type ResourceProps, type RouterProvider } from '@refinedev/core';
 import reactRouterProvider from '@refinedev/react-router';
-import qs from 'qs';
+import { parse } from 'qs-esm';
 import { useCallback, useContext } from 'react';
 import { matchPath, useLocation, useParams } from 'react-router';
 
@@ -49,7 +49,7 @@ function useParse(): ParseFunction {
   const { resource, action, matchedRoute } = resourceAt(pathname, resources);
   if (Object.keys(params).length === 0 && matchedRoute) params = matchPath(matchedRoute, pathname)?.params ?? {};
   return useCallback(() => {
-    const combined: Record<string, unknown> = { ...params, ...qs.parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }) };
+    const combined: Record<string, unknown> = { ...params, ...parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }) };
     return {
       ...(resource ? { resource } : {}),
       ...(action ? { action } : {}),

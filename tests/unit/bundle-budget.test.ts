@@ -87,6 +87,12 @@ describe('bundle budgets', () => {
     expect(split, 'chunks that the same routes load, which could be one').toEqual([]);
   });
 
+  it('qs comes without side-channel and object-inspect (src/boot/qs.ts)', () => {
+    const carriers = weights.flatMap((weight) => weight.packages.filter((p) => /^(qs|side-channel.*|object-inspect|get-intrinsic)$/.test(p.name)).map((p) => `${weight.route}: ${p.name}`));
+    expect(carriers).toEqual([]);
+    expect(weights.find((weight) => weight.route === '/account/profile')?.packages.some((p) => p.name === 'qs-esm')).toBe(true);
+  });
+
   it("the account screens' frame is the app's own (Frame.tsx): no ThemedSider, so no Tooltip and Popper with it", () => {
     // Refine's ThemedLayout names ThemedSider, and through it MUI's Tooltip and Popper, even with a Sider of ours.
     const account = weights.filter((weight) => weight.route === '/' || weight.route.startsWith('/account/'));
