@@ -57,6 +57,13 @@ export function routeChunkName(id: string): string | null {
   return plan.get(id) ?? null;
 }
 
+/**
+ * A shared chunk this small (bytes of minified code; about 400 gzip) costs its routes a round trip more than
+ * its bytes do: it joins a larger chunk that every route loading it loads anyway, and the routes of that chunk
+ * that do not need it download it with it.
+ */
+export const SMALL_CHUNK = 1_000;
+
 const ACCOUNT_ROUTES = ROUTES.filter((route) => route.layout === 'account').map((route) => route.path);
 
 function groupName(routes: Set<string>): string {
@@ -68,6 +75,7 @@ function groupName(routes: Set<string>): string {
 interface OutputChunk {
   type: 'chunk';
   fileName: string;
+  code: string;
   isEntry: boolean;
   isDynamicEntry: boolean;
   moduleIds: string[];
@@ -118,10 +126,17 @@ export function routeChunks(): Plugin {
         for (const route of ROUTES) {
           for (const file of screenFiles(manifest, route)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
         }
-        for (const chunk of files) {
-          if (chunk.type !== 'chunk' || chunk.isEntry || chunk.isDynamicEntry) continue;
-          const routes = routesOf.get(chunk.fileName);
-          if (!routes) continue;
+        const shared = files.filter((file): file is OutputChunk => file.type === 'chunk' && !file.isEntry && !file.isDynamicEntry && routesOf.has(file.fileName));
+        const routesOfChunk = (chunk: OutputChunk) => routesOf.get(chunk.fileName) as Set<string>;
+        for (const chunk of shared) {
+          let routes = routesOfChunk(chunk);
+          if (chunk.code.length < SMALL_CHUNK) {
+            // The smallest group of larger chunks that every route loading this one loads too.
+            const host = shared
+              .filter((other) => other.code.length >= SMALL_CHUNK && [...routes].every((route) => routesOfChunk(other).has(route)))
+              .sort((a, b) => routesOfChunk(a).size - routesOfChunk(b).size)[0];
+            if (host) routes = routesOfChunk(host);
+          }
           const name = groupName(routes);
           for (const id of chunk.moduleIds) plan.set(id, name);
         }

@@ -1,11 +1,12 @@
 // @vitest-environment node
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { chunkClosure, describeWeight, measureRoutes, readManifest, screenModules, type RouteWeight } from '../../scripts/bundle-weights.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
+import { SMALL_CHUNK } from '../../scripts/route-chunks.js';
 
 /**
  * JavaScript weight budgets per route (issue "Budgets"): gzip of everything the browser downloads to
@@ -85,6 +86,21 @@ describe('bundle budgets', () => {
     for (const [file, routes] of routesOf) byRoutes.set(routes.join(' '), [...(byRoutes.get(routes.join(' ')) ?? []), file]);
     const split = [...byRoutes.values()].filter((files) => files.length > 1).map((files) => files.join(', '));
     expect(split, 'chunks that the same routes load, which could be one').toEqual([]);
+  });
+
+  it('a shared chunk of a few hundred bytes rides with a larger one that all its routes load (scripts/route-chunks.ts)', () => {
+    const manifest = readManifest(DIST);
+    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
+    const shared = Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file);
+    const routesOf = new Map<string, Set<string>>();
+    for (const route of preloads.routes) for (const file of route.files) if (shared.includes(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
+    const bytes = (file: string) => statSync(path.join(DIST, file)).size;
+    const large = [...routesOf.keys()].filter((file) => bytes(file) >= SMALL_CHUNK);
+    expect(large.length).toBeGreaterThan(5);
+    const alone = [...routesOf]
+      .filter(([file, routes]) => bytes(file) < SMALL_CHUNK && large.some((host) => [...routes].every((route) => routesOf.get(host)?.has(route))))
+      .map(([file]) => `${file} (${bytes(file)} bytes)`);
+    expect(alone, 'small chunks that could ride with a larger one').toEqual([]);
   });
 
   it('qs comes without side-channel and object-inspect (src/boot/qs.ts)', () => {
