@@ -22,6 +22,19 @@ beforeAll(async () => {
   weights = measureRoutes(DIST);
 }, 120_000);
 
+/**
+ * Each shared chunk a route loads as it first shows (manifest keys with a leading underscore, but the two
+ * groups vite.config.ts names itself), with the routes that load it, as the server names them in the page.
+ */
+function sharedChunkRoutes(): Map<string, Set<string>> {
+  const manifest = readManifest(DIST);
+  const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
+  const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file));
+  const routesOf = new Map<string, Set<string>>();
+  for (const route of preloads.routes) for (const file of route.files) if (shared.has(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
+  return routesOf;
+}
+
 describe('bundle budgets', () => {
   it('measures every route of the route table', () => {
     expect(weights.length).toBeGreaterThan(30);
@@ -75,25 +88,19 @@ describe('bundle budgets', () => {
   });
 
   it("a screen's shared code comes in one chunk per set of routes that loads it (scripts/route-chunks.ts)", () => {
-    const manifest = readManifest(DIST);
-    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
-    // Shared chunks (manifest keys with a leading underscore), but the two groups vite.config.ts names itself.
-    const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file));
-    const routesOf = new Map<string, string[]>();
-    for (const route of preloads.routes) for (const file of route.files) if (shared.has(file)) routesOf.set(file, [...(routesOf.get(file) ?? []), route.path]);
+    const routesOf = sharedChunkRoutes();
     expect(routesOf.size).toBeGreaterThan(10);
     const byRoutes = new Map<string, string[]>();
-    for (const [file, routes] of routesOf) byRoutes.set(routes.join(' '), [...(byRoutes.get(routes.join(' ')) ?? []), file]);
+    for (const [file, routes] of routesOf) {
+      const key = [...routes].join(' ');
+      byRoutes.set(key, [...(byRoutes.get(key) ?? []), file]);
+    }
     const split = [...byRoutes.values()].filter((files) => files.length > 1).map((files) => files.join(', '));
     expect(split, 'chunks that the same routes load, which could be one').toEqual([]);
   });
 
   it('a shared chunk of a few hundred bytes rides with a larger one that all its routes load (scripts/route-chunks.ts)', () => {
-    const manifest = readManifest(DIST);
-    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
-    const shared = Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file);
-    const routesOf = new Map<string, Set<string>>();
-    for (const route of preloads.routes) for (const file of route.files) if (shared.includes(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
+    const routesOf = sharedChunkRoutes();
     const bytes = (file: string) => statSync(path.join(DIST, file)).size;
     const large = [...routesOf.keys()].filter((file) => bytes(file) >= SMALL_CHUNK);
     expect(large.length).toBeGreaterThan(5);
