@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Rolldown } from 'vite';
 import { bundleReport } from './scripts/bundle-report-plugin.js';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
-import { type ChunkingContext, inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
+import { inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
 import { routePreloads } from './scripts/route-preload-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -54,7 +54,7 @@ export default defineConfig(({ command }) => {
         // pages' 160 KB budget, tests/unit/bundle-budget.test.ts).
         codeSplitting: {
           groups: [
-            { name: (id: string, ctx: ChunkingContext) => (inEntryGraph(id, ctx) ? 'app' : null), debugName: 'app' },
+            { name: (id: string, ctx: Rolldown.ChunkingContext) => (inEntryGraph(id, ctx) ? 'app' : null), debugName: 'app' },
             { name: 'form-parts', test: FORM_PARTS, includeDependenciesRecursively: false },
             { name: 'sign-in-form', test: SIGN_IN_FORM, includeDependenciesRecursively: false },
             // Each group takes only its own modules: a module's imports are loaded by at least the same routes.

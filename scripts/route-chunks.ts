@@ -2,18 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build, type Plugin } from 'vite';
+import { build, type Plugin, type Rolldown } from 'vite';
 import { ROUTES } from '../src/routing/routes.js';
 import type { Manifest } from './bundle-weights.js';
 import { screenFiles } from './route-preload-plugin.js';
 
-/** What the bundler tells a chunking rule about one module (Rolldown's ChunkingContext). */
-export interface ChunkingContext {
-  getModuleInfo(id: string): { isEntry: boolean; importers: readonly string[]; dynamicImporters: readonly string[]; importedIds: readonly string[] } | null;
-}
-
 /** Set in the environment of the first of the build's two passes (see routeChunks). */
-export const PLAN_PASS = 'SHAPELAB_ROUTE_CHUNKS_PLAN';
+const PLAN_PASS = 'SHAPELAB_ROUTE_CHUNKS_PLAN';
 
 let entryGraph: Set<string> | null = null;
 /** The group of each module the second pass regroups, by the routes that load it (see routeChunks). */
@@ -26,7 +21,7 @@ let plan = new Map<string, string>();
  * connections, and one gzip dictionary instead of twenty (Lighthouse's request chain; the 160 KB budget).
  * The entry script itself stays the entry chunk (index.html names it, and the manifest keys it).
  */
-export function inEntryGraph(id: string, ctx: ChunkingContext): boolean {
+export function inEntryGraph(id: string, ctx: Rolldown.ChunkingContext): boolean {
   if (!entryGraph) {
     const seen = new Set<string>();
     const up = [id];
@@ -72,20 +67,6 @@ function groupName(routes: Set<string>): string {
   return `shared-${createHash('sha256').update([...routes].sort().join('\n')).digest('hex').slice(0, 8)}`;
 }
 
-interface OutputChunk {
-  type: 'chunk';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  isDynamicEntry: boolean;
-  moduleIds: string[];
-}
-interface OutputAsset {
-  type: 'asset';
-  fileName: string;
-  source: string | Uint8Array;
-}
-
 /**
  * Shared chunks by the routes that load them. The bundler splits by its lazy imports, which are finer than
  * the routes (each profile section, each dialog is one): it cut a signed-in screen's code into sixty-odd
@@ -118,17 +99,18 @@ export function routeChunks(): Plugin {
       process.env[PLAN_PASS] = '1';
       try {
         const result = await build({ configFile, mode, logLevel: 'warn', build: { write: false, outDir, emptyOutDir: false } });
-        const outputs = (Array.isArray(result) ? result : [result]) as { output: (OutputChunk | OutputAsset)[] }[];
-        const files = outputs.flatMap((one) => one.output);
-        const manifestAsset = files.find((file): file is OutputAsset => file.type === 'asset' && file.fileName === '.vite/manifest.json');
+        if (!Array.isArray(result) && !('output' in result)) throw new Error('The planning pass started a watcher');
+        const files = (Array.isArray(result) ? result : [result]).flatMap((one) => one.output);
+        const manifestAsset = files.find((file): file is Rolldown.OutputAsset => file.type === 'asset' && file.fileName === '.vite/manifest.json');
         if (!manifestAsset) throw new Error('The planning pass wrote no manifest');
-        const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
+        const { source } = manifestAsset;
+        const manifest = JSON.parse(typeof source === 'string' ? source : new TextDecoder().decode(source)) as Manifest;
         const routesOf = new Map<string, Set<string>>();
         for (const route of ROUTES) {
           for (const file of screenFiles(manifest, route)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
         }
-        const shared = files.filter((file): file is OutputChunk => file.type === 'chunk' && !file.isEntry && !file.isDynamicEntry && routesOf.has(file.fileName));
-        const routesOfChunk = (chunk: OutputChunk) => routesOf.get(chunk.fileName) as Set<string>;
+        const shared = files.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk' && !file.isEntry && !file.isDynamicEntry && routesOf.has(file.fileName));
+        const routesOfChunk = (chunk: Rolldown.OutputChunk) => routesOf.get(chunk.fileName) as Set<string>;
         for (const chunk of shared) {
           let routes = routesOfChunk(chunk);
           if (chunk.code.length < SMALL_CHUNK) {
