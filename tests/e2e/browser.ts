@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject, onTestFinished } from 'vitest';
-import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../../scripts/chromium.js';
+import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 
 /** The system Chromium, headless, with the flags this machine needs; Playwright gives it a fresh profile. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: TEST_CHROMIUM_FLAGS });
 }
 
 function closeWhenTestFinishes(context: BrowserContext): void {
