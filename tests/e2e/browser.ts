@@ -9,7 +9,7 @@ import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 
-/** The system Chromium, headless, with the flags this machine needs; Playwright gives it a fresh profile. */
+/** The system Chromium, headless, with the flags this machine needs and V8's later tiering (scripts/chromium.ts); Playwright gives it a fresh profile. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: TEST_CHROMIUM_FLAGS });
 }
