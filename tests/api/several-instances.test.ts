@@ -250,9 +250,9 @@ describe.skipIf(!ADMIN_URL)('three instances on one PostgreSQL behind a proxy', 
     const mails = await db.query<{ to_address: string; n: string }>('select to_address, count(*) as n from outbox where to_address = any($1) group by to_address', [emails]);
     const mailCount = new Map(mails.rows.map((row) => [row.to_address, Number(row.n)]));
     for (const email of answered) expect(mailCount.get(email), email).toBe(1);
-    // An account the killed instance committed without answering still has its mail, or its mail queued for after
-    // the lease. Never two: a job the killed instance had sent but not yet marked done runs again after its lease
-    // and writes the same outbox row (keyed by the job), so one mail and a job still running is one mail.
+    // An account the killed instance committed without answering still has its mail, or its mail queued for later.
+    // Never two: a job the killed instance had sent but not yet marked done runs again once its hold or lease is
+    // over and writes the same outbox row (keyed by the job), so one mail and its job still queued is one mail.
     const accounts = await db.query<{ id: string; email: string }>('select id, email from users where email = any($1)', [emails]);
     const queued = await db.query<{ payload: string }>("select payload from jobs where kind = 'mail' and status in ('pending', 'running')");
     for (const account of accounts.rows) {
