@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Rolldown } from 'vite';
 import { bundleReport } from './scripts/bundle-report-plugin.js';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
-import { inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
+import { FORM_GROUPS, inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
 import { routePreloads } from './scripts/route-preload-plugin.js';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -16,10 +16,6 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
  * components), and declaring it lets unused imports drop out. A binding that is used is never removed by this.
  */
 const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|error-stack-parser|stackframe|papaparse)\//;
-
-/** The parts the sign-in and registration forms share, and the sign-in form's own (see codeSplitting below). */
-const FORM_PARTS = /src\/components\/(SocialButtons|social|ErrorAlert|PageCard|StepLabel|form\/(PasswordInput|TextInput|useFormFields))\.tsx?$/;
-const SIGN_IN_FORM = /src\/pages\/auth\/(SignInForm|useSignIn)\.tsx?$/;
 
 /**
  * React Router 7's package exports point at its development build (checks and warnings on every match,
@@ -55,8 +51,7 @@ export default defineConfig(({ command }) => {
         codeSplitting: {
           groups: [
             { name: (id: string, ctx: Rolldown.ChunkingContext) => (inEntryGraph(id, ctx) ? 'app' : null), debugName: 'app' },
-            { name: 'form-parts', test: FORM_PARTS, includeDependenciesRecursively: false },
-            { name: 'sign-in-form', test: SIGN_IN_FORM, includeDependenciesRecursively: false },
+            ...FORM_GROUPS.map((group) => ({ ...group, includeDependenciesRecursively: false })),
             // Each group takes only its own modules: a module's imports are loaded by at least the same routes.
             { name: routeChunkName, debugName: 'routes', includeDependenciesRecursively: false },
           ],

@@ -6,7 +6,7 @@ import { chunkClosure, describeWeight, measureRoutes, readManifest, screenModule
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
-import { SMALL_CHUNK } from '../../scripts/route-chunks.js';
+import { FORM_GROUPS, SMALL_CHUNK } from '../../scripts/route-chunks.js';
 
 /**
  * JavaScript weight budgets per route (issue "Budgets"): gzip of everything the browser downloads to
@@ -23,13 +23,13 @@ beforeAll(async () => {
 }, 120_000);
 
 /**
- * Each shared chunk a route loads as it first shows (manifest keys with a leading underscore, but the two
- * groups vite.config.ts names itself), with the routes that load it, as the server names them in the page.
+ * Each shared chunk a route loads as it first shows (manifest keys with a leading underscore, but the form
+ * groups, FORM_GROUPS), with the routes that load it, as the server names them in the page.
  */
 function sharedChunkRoutes(): Map<string, Set<string>> {
   const manifest = readManifest(DIST);
   const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
-  const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !/^_(form-parts|sign-in-form)-/.test(key)).map(([, entry]) => entry.file));
+  const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !FORM_GROUPS.some((group) => key.startsWith(`_${group.name}-`))).map(([, entry]) => entry.file));
   const routesOf = new Map<string, Set<string>>();
   for (const route of preloads.routes) for (const file of route.files) if (shared.has(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
   return routesOf;
