@@ -1,4 +1,7 @@
-import { Children, isValidElement, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Children, isValidElement, startTransition, Suspense, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+
+/** What a user does before they read further down: press a key (Tab, Page Down, Ctrl+F), a pointer, or a wheel. */
+const ENGAGING = ['keydown', 'pointerdown', 'wheel'] as const;
 
 /**
  * Renders its children one after another: none at first, then one more after each commit, each in a task
@@ -7,18 +10,74 @@ import { Children, isValidElement, startTransition, Suspense, useEffect, useStat
  * commit one at a time, so a screen of many sections is several short tasks on a phone instead of one long
  * one (Lighthouse's total blocking time), and the browser paints and answers input between them. For what
  * comes below a screen's first view.
+ *
+ * `asNeeded`: a part is drawn only while the end of what is shown is on the screen, or once the user has
+ * pressed a key, a pointer or a wheel in the page (a touch is a pointer; Tab, Page Down and Ctrl+F are keys),
+ * after which the rest follows one by one. For parts a screen opens with nothing of on a phone: drawing them
+ * costs the load main-thread time that nothing on screen needs.
  */
-export function Staggered({ children }: { children: ReactNode }) {
+export function Staggered({ children, asNeeded = false }: { children: ReactNode; asNeeded?: boolean }) {
   const parts = Children.toArray(children);
   const [revealed, setRevealed] = useState(0);
+  const engaged = useEngaged(asNeeded && revealed < parts.length);
+  const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (revealed >= parts.length) return;
-    const timer = setTimeout(() => startTransition(() => setRevealed((shown) => shown + 1)), 0);
-    return () => clearTimeout(timer);
-  }, [revealed, parts.length]);
-  return parts.slice(0, revealed).map((part, index) => (
-    <Suspense key={isValidElement(part) ? part.key : index} fallback={null}>
-      {part}
-    </Suspense>
-  ));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reveal = () => {
+      timer = setTimeout(() => startTransition(() => setRevealed((shown) => shown + 1)), 0);
+    };
+    const marker = end.current;
+    if (!asNeeded || engaged || !marker || typeof IntersectionObserver === 'undefined') {
+      reveal();
+      return () => clearTimeout(timer);
+    }
+    // A new observer for each part: its first answer says where the end of what is shown is now.
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      reveal();
+    });
+    observer.observe(marker);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [revealed, parts.length, asNeeded, engaged]);
+  return (
+    <>
+      {parts.slice(0, revealed).map((part, index) => (
+        <Suspense key={isValidElement(part) ? part.key : index} fallback={null}>
+          {part}
+        </Suspense>
+      ))}
+      {asNeeded && revealed < parts.length && <div ref={end} aria-hidden="true" />}
+    </>
+  );
+}
+
+/** Whether the user has pressed a key, a pointer or a wheel in this document (listened to only while a part waits). */
+let engagedSoFar = false;
+const waiting = new Set<() => void>();
+const engage = () => {
+  engagedSoFar = true;
+  for (const type of ENGAGING) window.removeEventListener(type, engage, { capture: true });
+  for (const notify of waiting) notify();
+  waiting.clear();
+};
+
+function subscribe(notify: () => void): () => void {
+  if (engagedSoFar) return () => undefined;
+  if (waiting.size === 0) for (const type of ENGAGING) window.addEventListener(type, engage, { capture: true, passive: true });
+  waiting.add(notify);
+  return () => {
+    waiting.delete(notify);
+    if (waiting.size === 0 && !engagedSoFar) for (const type of ENGAGING) window.removeEventListener(type, engage, { capture: true });
+  };
+}
+
+const subscribeToNothing = () => () => undefined;
+
+function useEngaged(listening: boolean): boolean {
+  return useSyncExternalStore(listening ? subscribe : subscribeToNothing, () => engagedSoFar, () => false);
 }

@@ -187,6 +187,14 @@ export async function shown(locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: 20_000 });
 }
 
+/**
+ * Scrolls down with the mouse wheel, as a reader does: what a screen draws only as it comes near the view
+ * (src/components/Staggered.tsx, `asNeeded`: the home's profile sections) is drawn.
+ */
+export async function scrollDown(page: Page): Promise<void> {
+  await page.mouse.wheel(0, 2_000);
+}
+
 /** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */
 export const SUBMIT_CARD = /^(Pay|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
 

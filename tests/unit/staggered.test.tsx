@@ -53,4 +53,63 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
     await act(async () => arrive());
     expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['late', 'after']);
   });
+
+  describe('asNeeded (the profile sections on the home: drawn as they come near the screen)', () => {
+    /** A stand-in for the browser's IntersectionObserver (jsdom has none): the test says what is on screen. */
+    const observers = new Set<{ callback: IntersectionObserverCallback; targets: Element[] }>();
+    const onScreen = (visible: boolean) =>
+      act(() => {
+        for (const observer of [...observers]) {
+          const entries = observer.targets.map((target) => ({ target, isIntersecting: visible }) as IntersectionObserverEntry);
+          observer.callback(entries, {} as IntersectionObserver);
+        }
+      });
+    beforeEach(() => {
+      observers.clear();
+      vi.stubGlobal(
+        'IntersectionObserver',
+        class {
+          private readonly entry: { callback: IntersectionObserverCallback; targets: Element[] };
+          constructor(callback: IntersectionObserverCallback) {
+            this.entry = { callback, targets: [] };
+            observers.add(this.entry);
+          }
+          observe(target: Element) {
+            this.entry.targets.push(target);
+          }
+          disconnect() {
+            observers.delete(this.entry);
+          }
+        },
+      );
+    });
+    afterEach(() => vi.unstubAllGlobals());
+
+    const parts = () => screen.queryAllByRole('paragraph').map((p) => p.textContent);
+
+    it('draws nothing while the end of what is shown is below the screen, one more part each time it comes on screen, and all once the user presses a key', async () => {
+      render(
+        <Staggered asNeeded>
+          <p key="a">first</p>
+          <p key="b">second</p>
+          <p key="c">third</p>
+        </Staggered>,
+      );
+      await onScreen(false);
+      await nextTask();
+      await nextTask();
+      expect(parts()).toEqual([]);
+      await onScreen(true);
+      await nextTask();
+      expect(parts()).toEqual(['first']);
+      // The end moved down with the part: off the screen now.
+      await onScreen(false);
+      await nextTask();
+      expect(parts()).toEqual(['first']);
+      await act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' })));
+      await nextTask();
+      await nextTask();
+      expect(parts()).toEqual(['first', 'second', 'third']);
+    });
+  });
 });

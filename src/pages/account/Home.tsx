@@ -28,11 +28,13 @@ export default function Home({ titleKey }: { titleKey: string }) {
   // The answer arrives as a store update, which React renders in one piece; the cards render from a deferred
   // copy, in a transition, in slices.
   const overview = useDeferredValue(answer);
-  // The sections below the overview commit after its first paint, in a transition: the home's first screen is
-  // the overview. The same element on every render, so the overview's updates do not render them again.
+  // The sections below the overview commit after its first paint, each in a transition, and only as they come
+  // on screen or once the user scrolls, taps or types: on a phone the overview fills the first screen, and the
+  // sections were a third of the load's main-thread work (bench/README.md, 2026-11-27). The same element on
+  // every render, so the overview's updates do not render them again.
   const sections = useMemo(
     () => (
-      <Staggered>
+      <Staggered asNeeded>
         <ProfileSections download={false} />
       </Staggered>
     ),
@@ -54,7 +56,8 @@ export default function Home({ titleKey }: { titleKey: string }) {
       ) : (
         <FullPageSpinner />
       )}
-      {sections}
+      {/* Below the overview or its error: beside the spinner alone they would all be on screen at once. */}
+      {overview || query.isError ? sections : null}
     </PageCard>
   );
 }
