@@ -51,7 +51,7 @@ export function Staggered({ children, asNeeded = false }: { children: ReactNode;
           {part}
         </Suspense>
       ))}
-      {asNeeded && revealed < parts.length && <div ref={end} aria-hidden="true" />}
+      {asNeeded && revealed < parts.length && <div ref={end} aria-hidden="true" data-waiting-parts="" />}
     </>
   );
 }

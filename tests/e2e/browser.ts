@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject, onTestFinished } from 'vitest';
+import { expect, inject, onTestFinished } from 'vitest';
 import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
@@ -188,11 +188,30 @@ export async function shown(locator: Locator): Promise<void> {
 }
 
 /**
- * Scrolls down with the mouse wheel, as a reader does: what a screen draws only as it comes near the view
- * (src/components/Staggered.tsx, `asNeeded`: the home's profile sections) is drawn.
+ * Scrolls down with the mouse wheel, as a reader does, until `target` shows: what a screen draws only as it
+ * comes on screen (src/components/Staggered.tsx, `asNeeded`: the profile's sections on the home) is drawn then. A wheel
+ * the page was not yet listening for is turned again.
  */
-export async function scrollDown(page: Page): Promise<void> {
-  await page.mouse.wheel(0, 2_000);
+export async function scrollTo(target: Locator): Promise<void> {
+  await scrollUntil(target.page(), async () => target.first().isVisible());
+}
+
+/** Scrolls down until no part of the screen waits to come on screen (the mark Staggered leaves where they would be). */
+export async function scrollToEnd(page: Page): Promise<void> {
+  await scrollUntil(page, async () => (await page.locator('[data-waiting-parts]').count()) === 0);
+}
+
+async function scrollUntil(page: Page, done: () => Promise<boolean>): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await done()) return true;
+        await page.mouse.wheel(0, 2_000);
+        return done();
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(true);
 }
 
 /** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */

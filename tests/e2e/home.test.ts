@@ -5,7 +5,7 @@ import type { Entitlement } from '../../contract/licensing.js';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { formatLongDate, formatPrice } from '../../src/format/index.js';
-import { createVerifiedUser, launchBrowser, newContext, scrollDown, seriousViolations, shown, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, scrollTo, seriousViolations, shown, url } from './browser.js';
 
 /**
  * The account home (issue 20) in Chromium, en and de, on a desktop and a 390 px phone: for a free user, a
@@ -200,8 +200,7 @@ async function expectAsDesktop(page: Page, language: 'en' | 'de', who: Holder) {
     await shown(plan.getByText(texts.nextCharge(formatPrice(PLAN_PRICE.amount, PLAN_PRICE.currencyCode, language), date(subscriptionItem.renewsAt))));
   } else if (subscriptionItem?.renewsAt) await shown(plan.getByText(texts.nextChargeOn(date(subscriptionItem.renewsAt))));
   // Then the profile's sections, drawn as the reader scrolls down to them.
-  await scrollDown(page);
-  await shown(page.getByRole('heading', { level: 2, name: texts.details }));
+  await scrollTo(page.getByRole('heading', { level: 2, name: texts.details }));
 }
 
 describe('the account home in Chromium', () => {

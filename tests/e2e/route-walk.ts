@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, newContext, seriousViolations, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, scrollToEnd, seriousViolations, url } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -80,6 +80,8 @@ async function settled(page: Page, address: string): Promise<void> {
       throw new Error(`${address} showed no heading; on screen: ${await onScreen(page)}`);
     });
   await expect.poll(() => page.getByRole('progressbar').count(), { message: `${address} never finished loading`, timeout: 30_000 }).toBe(0);
+  // Down the page as a reader scrolls: what a screen draws only as it comes on screen is checked too.
+  await scrollToEnd(page);
   await expect
     .poll(() => page.evaluate(() => document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).length), {
       message: `${address} never stopped moving`,
