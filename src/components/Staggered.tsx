@@ -13,8 +13,9 @@ const ENGAGING = ['keydown', 'pointerdown', 'wheel'] as const;
  *
  * `asNeeded`: a part is drawn only while the end of what is shown is on the screen, or once the user has
  * pressed a key, a pointer or a wheel in the page (a touch is a pointer; Tab, Page Down and Ctrl+F are keys),
- * after which the rest follows one by one. For parts a screen opens with nothing of on a phone: drawing them
- * costs the load main-thread time that nothing on screen needs.
+ * after which the rest follows one by one. For parts below what a phone shows first: drawing them during the
+ * load costs main-thread time that nothing on screen needs. While parts wait, the end of what is shown carries
+ * `data-waiting-parts` (the browser tests scroll until it is gone).
  */
 export function Staggered({ children, asNeeded = false }: { children: ReactNode; asNeeded?: boolean }) {
   const parts = Children.toArray(children);
