@@ -3,6 +3,9 @@ import { Children, isValidElement, startTransition, Suspense, useEffect, useRef,
 /** What a user does before they read further down: press a key (Tab, Page Down, Ctrl+F), a pointer, or a wheel. */
 const ENGAGING = ['keydown', 'pointerdown', 'wheel'] as const;
 
+/** The attribute of the mark left where parts still wait to come on screen (the browser tests scroll until it is gone). */
+export const WAITING_PARTS = 'data-waiting-parts';
+
 /**
  * Renders its children one after another: none at first, then one more after each commit, each in a task
  * and a transition of its own, and each in a Suspense boundary of its own (a lazy part shows when its code
@@ -15,7 +18,7 @@ const ENGAGING = ['keydown', 'pointerdown', 'wheel'] as const;
  * pressed a key, a pointer or a wheel in the page (a touch is a pointer; Tab, Page Down and Ctrl+F are keys),
  * after which the rest follows one by one. For parts below what a phone shows first: drawing them during the
  * load costs main-thread time that nothing on screen needs. While parts wait, the end of what is shown carries
- * `data-waiting-parts` (the browser tests scroll until it is gone).
+ * the mark `WAITING_PARTS`.
  */
 export function Staggered({ children, asNeeded = false }: { children: ReactNode; asNeeded?: boolean }) {
   const parts = Children.toArray(children);
@@ -52,7 +55,7 @@ export function Staggered({ children, asNeeded = false }: { children: ReactNode;
           {part}
         </Suspense>
       ))}
-      {asNeeded && revealed < parts.length && <div ref={end} aria-hidden="true" data-waiting-parts="" />}
+      {asNeeded && revealed < parts.length && <div ref={end} aria-hidden="true" {...{ [WAITING_PARTS]: '' }} />}
     </>
   );
 }

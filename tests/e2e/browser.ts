@@ -8,6 +8,7 @@ import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../../scripts/chromium.
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
+import { WAITING_PARTS } from '../../src/components/Staggered.js';
 
 /** The system Chromium, headless, with the flags this machine needs and V8's later tiering (scripts/chromium.ts); Playwright gives it a fresh profile. */
 export function launchBrowser(): Promise<Browser> {
@@ -189,8 +190,8 @@ export async function shown(locator: Locator): Promise<void> {
 
 /**
  * Scrolls down with the mouse wheel, as a reader does, until `target` shows: what a screen draws only as it
- * comes on screen (src/components/Staggered.tsx, `asNeeded`: the profile's sections on the home) is drawn then. A wheel
- * the page was not yet listening for is turned again.
+ * comes on screen (src/components/Staggered.tsx, `asNeeded`: the profile's sections on the home) is drawn
+ * then. A wheel the page was not yet listening for is turned again.
  */
 export async function scrollTo(target: Locator): Promise<void> {
   await scrollUntil(target.page(), async () => target.first().isVisible());
@@ -198,7 +199,7 @@ export async function scrollTo(target: Locator): Promise<void> {
 
 /** Scrolls down until no part of the screen waits to come on screen (the mark Staggered leaves where they would be). */
 export async function scrollToEnd(page: Page): Promise<void> {
-  await scrollUntil(page, async () => (await page.locator('[data-waiting-parts]').count()) === 0);
+  await scrollUntil(page, async () => (await page.locator(`[${WAITING_PARTS}]`).count()) === 0);
 }
 
 async function scrollUntil(page: Page, done: () => Promise<boolean>): Promise<void> {

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { lazy, Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Staggered } from '../../src/components/Staggered.js';
+import { Staggered, WAITING_PARTS } from '../../src/components/Staggered.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
@@ -54,7 +54,7 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
     expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['late', 'after']);
   });
 
-  describe('asNeeded (the profile sections on the home: drawn as they come near the screen)', () => {
+  describe('asNeeded (the profile sections on the home: drawn as they come on screen)', () => {
     /** A stand-in for the browser's IntersectionObserver (jsdom has none): the test says what is on screen. */
     const observers = new Set<{ callback: IntersectionObserverCallback; targets: Element[] }>();
     const onScreen = (visible: boolean) =>
@@ -99,6 +99,8 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
       await nextTask();
       await nextTask();
       expect(parts()).toEqual([]);
+      // The mark the browser tests scroll to, while parts wait.
+      expect(document.querySelector(`[${WAITING_PARTS}]`)).not.toBeNull();
       await onScreen(true);
       await nextTask();
       expect(parts()).toEqual(['first']);
@@ -110,6 +112,7 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
       await nextTask();
       await nextTask();
       expect(parts()).toEqual(['first', 'second', 'third']);
+      expect(document.querySelector(`[${WAITING_PARTS}]`)).toBeNull();
     });
   });
 });
