@@ -59,6 +59,13 @@ export const ON_DEMAND_MODULES = new Set([
 ]);
 
 /**
+ * What a screen loads only on a wide screen (the admin users' grid; a phone shows cards): not among the parts
+ * the page names for preloading, which would cost a phone the download, but counted in the route's weight,
+ * which is the widest screen's.
+ */
+export const WIDE_SCREEN_MODULES = new Set(['src/pages/admin/users/UsersGrid.tsx']);
+
+/**
  * The lazy parts a screen renders as it first shows (the profile's sections, lazy so that each evaluates in
  * a task of its own): the modules its page imports dynamically, at any depth, except those loaded on demand.
  * The entry's chunks are not followed: they import every screen dynamically.
@@ -76,13 +83,18 @@ export function lazyScreenParts(manifest: Manifest, route: RouteEntry): string[]
     if (entryFiles.has(entry.file)) return;
     for (const imported of entry.imports ?? []) visit(imported);
     for (const lazy of entry.dynamicImports ?? []) {
-      if (ON_DEMAND_MODULES.has(lazy) || screens.has(lazy)) continue;
+      if (ON_DEMAND_MODULES.has(lazy) || WIDE_SCREEN_MODULES.has(lazy) || screens.has(lazy)) continue;
       parts.add(lazy);
       visit(lazy);
     }
   };
   visit(`src/pages/${PAGE_MODULES[route.page]}.tsx`);
   return [...parts];
+}
+
+/** The manifest keys of what a route's screen loads only on a wide screen (WIDE_SCREEN_MODULES). */
+export function wideScreenParts(manifest: Manifest, route: RouteEntry): string[] {
+  return (manifest[`src/pages/${PAGE_MODULES[route.page]}.tsx`]?.dynamicImports ?? []).filter((lazy) => WIDE_SCREEN_MODULES.has(lazy));
 }
 
 /** The manifest keys of a route's own code: its screen and, for a signed-in screen, the frame around it. */
@@ -122,8 +134,9 @@ export function measureRoutes(distDir: string): RouteWeight[] {
   };
 
   return ROUTES.map((route) => {
-    // The entry, the screen, and one language's texts (en; de is the same size, held by the locale tests).
-    const roots = ['index.html', ...screenModules(route), 'locales/en/translation.json'];
+    // The entry, the screen (with what it loads on a wide screen only), and one language's texts (en; de is
+    // the same size, held by the locale tests).
+    const roots = ['index.html', ...screenModules(route), ...wideScreenParts(manifest, route), 'locales/en/translation.json'];
     if (route.layout === 'account') roots.push('locales/en/account.json');
     const files = chunkClosure(manifest, roots).filter((file) => file.endsWith('.js'));
     const chunks = files.map((file) => ({ file, bytes: gzipBytes(file) })).sort((a, b) => b.bytes - a.bytes);

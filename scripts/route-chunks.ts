@@ -5,7 +5,7 @@ import path from 'node:path';
 import { build, type Plugin, type Rolldown } from 'vite';
 import { ROUTES } from '../src/routing/routes.js';
 import type { Manifest } from './bundle-weights.js';
-import { screenFiles } from './route-preload-plugin.js';
+import { screenFiles, wideScreenFiles } from './route-preload-plugin.js';
 
 /** Set in the environment of the first of the build's two passes (see routeChunks). */
 const PLAN_PASS = 'SHAPELAB_ROUTE_CHUNKS_PLAN';
@@ -89,7 +89,8 @@ function groupName(routes: Set<string>): string {
  * package's index imports may never be used), so the build runs twice: a first pass in memory, with the
  * bundler's own split, plans the groups; the build itself then applies them. Lazily imported modules keep
  * their chunks (a screen, a profile section that evaluates in a task of its own, a language's texts), and so
- * does code no screen loads as it first shows (a dialog opened by a click).
+ * does code no screen loads as it first shows (a dialog opened by a click). What a screen loads only on a
+ * wide screen (the admin users' grid) is grouped as a route of its own.
  */
 export function routeChunks(): Plugin {
   let configFile: string | undefined;
@@ -115,8 +116,12 @@ export function routeChunks(): Plugin {
         const { source } = manifestAsset;
         const manifest = JSON.parse(typeof source === 'string' ? source : new TextDecoder().decode(source)) as Manifest;
         const routesOf = new Map<string, Set<string>>();
+        const add = (file: string, route: string) => routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route));
         for (const route of ROUTES) {
-          for (const file of screenFiles(manifest, route)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
+          for (const file of screenFiles(manifest, route)) add(file, route.path);
+          // What a screen loads on a wide screen only is grouped as a route of its own: a phone downloads none
+          // of it, and a wide screen nothing beside it.
+          for (const file of wideScreenFiles(manifest, route)) add(file, `${route.path} (wide screen)`);
         }
         const shared = files.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk' && !file.isEntry && !file.isDynamicEntry && routesOf.has(file.fileName));
         const routesOfChunk = (chunk: Rolldown.OutputChunk) => routesOf.get(chunk.fileName) as Set<string>;

@@ -4,12 +4,18 @@ import type { Plugin } from 'vite';
 import { LOCALES } from '../src/routing/locale.js';
 import { ROUTES, type RouteEntry } from '../src/routing/routes.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../contract/route-preloads.js';
-import { chunkClosure, lazyScreenParts, type Manifest, readManifest, screenModules } from './bundle-weights.js';
+import { chunkClosure, lazyScreenParts, type Manifest, readManifest, screenModules, wideScreenParts } from './bundle-weights.js';
 
 /** The chunks a route loads as it first shows beyond the entry's: its screen's and frame's, and their lazy parts. */
 export function screenFiles(manifest: Manifest, route: RouteEntry): string[] {
   const entryFiles = new Set(chunkClosure(manifest, ['index.html']));
   return chunkClosure(manifest, [...screenModules(route), ...lazyScreenParts(manifest, route)]).filter((file) => !entryFiles.has(file));
+}
+
+/** The chunks a route loads on a wide screen only (the admin users' grid), beyond the entry's and its screen's. */
+export function wideScreenFiles(manifest: Manifest, route: RouteEntry): string[] {
+  const loaded = new Set([...chunkClosure(manifest, ['index.html']), ...screenFiles(manifest, route)]);
+  return chunkClosure(manifest, wideScreenParts(manifest, route)).filter((file) => !loaded.has(file));
 }
 
 /**

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { USER_SORT_FIELDS, type UserSortField } from '../../contract/users.js';
 import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
-import { apiLogin, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { apiLogin, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
+import { PHONE } from './route-walk.js';
 
 /**
  * The admin users list in Chromium (issue 9; spec sections 2 and 6): 250 seeded users sorted by every
@@ -173,6 +174,20 @@ const TEXTS = {
     manageColumns: 'Manage columns',
     showAll: 'Show/Hide All',
     rowActions: 'Actions',
+    phone: {
+      sortBy: 'Sort by',
+      email: 'Email',
+      order: 'Order',
+      descending: 'Descending',
+      nextPage: 'Next page',
+      perPage: 'Per page',
+      select: (email: string) => `Select ${email}`,
+      selectPage: 'Select all on this page',
+      selected: (count: number) => `${count} users selected`,
+      actionsFor: (email: string) => `Actions for ${email}`,
+      verified: 'Verified',
+      unverified: 'Not verified',
+    },
   },
   de: {
     prefix: '/de',
@@ -200,6 +215,20 @@ const TEXTS = {
     manageColumns: 'Spalten verwalten',
     showAll: 'Alle anzeigen/verbergen',
     rowActions: 'Aktionen',
+    phone: {
+      sortBy: 'Sortieren nach',
+      email: 'E-Mail',
+      order: 'Reihenfolge',
+      descending: 'Absteigend',
+      nextPage: 'Nächste Seite',
+      perPage: 'Pro Seite',
+      select: (email: string) => `${email} auswählen`,
+      selectPage: 'Alle auf dieser Seite auswählen',
+      selected: (count: number) => `${count} Benutzer ausgewählt`,
+      actionsFor: (email: string) => `Aktionen für ${email}`,
+      verified: 'Bestätigt',
+      unverified: 'Nicht bestätigt',
+    },
   },
 } as const;
 type Texts = (typeof TEXTS)[keyof typeof TEXTS];
@@ -281,6 +310,85 @@ for (const language of ['en', 'de'] as const) {
   const texts = TEXTS[language];
 
   describe(`admin users list in Chromium (${language})`, () => {
+    it('on a 390 px phone lists cards, sorted, paged and selected as the grid does, with each card\'s actions, and never loads the grid\'s code', async () => {
+      const context = await newContext(browser, { locale: 'en-US', viewport: PHONE, isMobile: true, hasTouch: true });
+      await context.addInitScript((token) => localStorage.setItem('token', token), adminToken);
+      const page = await context.newPage();
+      const gridCode: string[] = [];
+      page.on('request', (request) => {
+        if (/\/UsersGrid-[\w-]+\.js$/.test(request.url())) gridCode.push(request.url());
+      });
+      const phone = texts.phone;
+      await page.goto(url(`${texts.prefix}/admin/users`));
+      await shown(page.getByRole('heading', { level: 1, name: texts.title }));
+      const cards = page.getByRole('list', { name: texts.title }).getByRole('listitem');
+      const cardOf = (email: string) => cards.filter({ hasText: email });
+
+      await search(page, texts, PREFIX);
+      await listRequest(page, async () => {
+        await page.getByRole('combobox', { name: new RegExp(`^${phone.sortBy}`) }).click();
+        await page.getByRole('option', { name: phone.email, exact: true }).click();
+      }, (query) => query.get('sortField') === 'email' && query.get('sortDirection') === 'asc');
+      await listRequest(page, async () => {
+        await page.getByRole('combobox', { name: new RegExp(`^${phone.order}`) }).click();
+        await page.getByRole('option', { name: phone.descending }).click();
+      }, (query) => query.get('sortField') === 'email' && query.get('sortDirection') === 'desc');
+      const byEmail = sorted(seeds, 'email', 'desc');
+      // A page of 25 cards, drawn five at a time, in the server's order; the view is kept in the address.
+      await expect.poll(() => cards.count()).toBe(25);
+      await expect.poll(() => cards.first().textContent()).toContain((byEmail[0] as Seed).email);
+      await expect(cards.nth(24).textContent()).resolves.toContain((byEmail[24] as Seed).email);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ q: PREFIX, sort: 'email', order: 'desc' });
+      await expect.poll(() => footer(page)).toBe(texts.rows(1, 25, SEEDED));
+      const first = byEmail[0] as Seed;
+      await expect(cardOf(first.email).textContent()).resolves.toContain(first.verifiedAt ? phone.verified : phone.unverified);
+
+      // The pager: the next page, then ten a page (back to the first).
+      const second = await listRequest(page, () => page.getByRole('button', { name: phone.nextPage }).click());
+      expect(second.get('skip')).toBe('25');
+      await expect.poll(() => cards.first().textContent()).toContain((byEmail[25] as Seed).email);
+      await listRequest(page, async () => {
+        await page.getByRole('combobox', { name: new RegExp(`^${phone.perPage}`) }).click();
+        await page.getByRole('option', { name: '10', exact: true }).click();
+      }, (query) => query.get('take') === '10' && query.get('skip') === '0');
+      await expect.poll(() => footer(page)).toBe(texts.rows(1, 10, SEEDED));
+      await expect.poll(() => cards.count()).toBe(10);
+
+      // Selection for the bulk actions: two cards, then the whole page.
+      const [one, two] = byEmail as [Seed, Seed];
+      await cardOf(one.email).getByRole('checkbox', { name: phone.select(one.email) }).check();
+      await cardOf(two.email).getByRole('checkbox', { name: phone.select(two.email) }).check();
+      await shown(page.getByRole('toolbar', { name: phone.selected(2) }));
+      await page.getByRole('checkbox', { name: phone.selectPage }).check();
+      await shown(page.getByRole('toolbar', { name: phone.selected(10) }));
+      await page.getByRole('checkbox', { name: phone.selectPage }).uncheck();
+      await expect.poll(() => page.getByRole('toolbar').count()).toBe(0);
+
+      // A card's menu: the history, and a role change after confirming.
+      await cardOf(one.email).getByRole('button', { name: phone.actionsFor(one.email) }).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: texts.history(one.email) }).click();
+      await shown(page.getByRole('dialog', { name: texts.history(one.email) }));
+      await page.getByRole('dialog').getByRole('button', { name: texts.close }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      const user = await plainUser(`phone-${language}`);
+      await search(page, texts, user.email);
+      await shown(cardOf(user.email));
+      await cardOf(user.email).getByRole('button', { name: phone.actionsFor(user.email) }).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: texts.promote(user.email) }).click();
+      await page.getByRole('dialog').getByRole('button', { name: texts.confirmPromote }).click();
+      await shown(page.getByRole('alert').getByText(texts.promoted(user.email)));
+      await expect.poll(() => cardOf(user.email).textContent()).toContain(`${phone.verified} · Admin`);
+
+      // Nothing wider than the phone, and none of the DataGrid: neither drawn nor downloaded.
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(PHONE.width);
+      await expect(page.locator('.MuiDataGrid-root').count()).resolves.toBe(0);
+      expect(gridCode).toEqual([]);
+      // A screen turned wide shows the grid, its code loaded then, with the same view.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await shown(rowOf(page, user.email));
+      expect(gridCode).toHaveLength(1);
+    });
+
     it('sorts by every column, pages, searches by email and name, and a reload keeps the view', async () => {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, texts);

@@ -7,6 +7,8 @@ import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
 import { FORM_GROUPS, SMALL_CHUNK } from '../../scripts/route-chunks.js';
+import { MODULES_REPORT, type ModulesReport } from '../../scripts/bundle-report-plugin.js';
+import { wideScreenFiles } from '../../scripts/route-preload-plugin.js';
 
 /**
  * JavaScript weight budgets per route (issue "Budgets"): gzip of everything the browser downloads to
@@ -24,14 +26,19 @@ beforeAll(async () => {
 
 /**
  * Each shared chunk a route loads as it first shows (manifest keys with a leading underscore, but the form
- * groups, FORM_GROUPS), with the routes that load it, as the server names them in the page.
+ * groups, FORM_GROUPS), with the routes that load it, as the server names them in the page; and what a
+ * route loads on a wide screen only, under a route of its own, as scripts/route-chunks.ts groups it.
  */
 function sharedChunkRoutes(): Map<string, Set<string>> {
   const manifest = readManifest(DIST);
   const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
   const shared = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('_') && !FORM_GROUPS.some((group) => key.startsWith(`_${group.name}-`))).map(([, entry]) => entry.file));
   const routesOf = new Map<string, Set<string>>();
-  for (const route of preloads.routes) for (const file of route.files) if (shared.has(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route.path));
+  const add = (file: string, route: string) => {
+    if (shared.has(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route));
+  };
+  for (const route of preloads.routes) for (const file of route.files) add(file, route.path);
+  for (const route of ROUTES) for (const file of wideScreenFiles(manifest, route)) add(file, `${route.path} (wide screen)`);
   return routesOf;
 }
 
@@ -66,6 +73,17 @@ describe('bundle budgets', () => {
     const gridBytes = (weight: RouteWeight) => weight.packages.find((p) => p.name === '@mui/x-data-grid')?.bytes ?? 0;
     expect(weights.filter((w) => gridBytes(w) > 2_000).map((w) => w.route)).toEqual(['/admin/users']);
     expect(gridBytes(weights.find((w) => w.route === '/admin/users') as RouteWeight)).toBeGreaterThan(50_000);
+  });
+
+  it("a phone's admin users page (cards) names none of the DataGrid's code for preloading; a wide screen loads it with the grid", () => {
+    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
+    const report = JSON.parse(readFileSync(path.join(DIST, MODULES_REPORT), 'utf8')) as ModulesReport;
+    const named = preloads.routes.find((route) => route.path === 'admin/users')?.files ?? [];
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((file) => (report[file]?.['@mui/x-data-grid'] ?? 0) > 1_000)).toEqual([]);
+    const grid = readManifest(DIST)['src/pages/admin/users/UsersGrid.tsx'];
+    expect(grid, 'the grid is a chunk of its own').toBeDefined();
+    expect(named).not.toContain(grid?.file);
   });
 
   it('public pages load neither the DataGrid, the charts, the payment client nor Refine', () => {

@@ -1,9 +1,10 @@
 import Box from '@mui/material/Box';
+import type { Theme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
-import { DataGrid, GRID_CHECKBOX_SELECTION_COL_DEF, type GridRowSelectionModel } from '@mui/x-data-grid';
-import { deDE } from '@mui/x-data-grid/locales';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { useCustomMutation, useDelete, useGetIdentity, useInvalidate, useUpdate, type GetListResponse, type HttpError } from '@refinedev/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { AdminUser, BulkUserAction, BulkUsersResponse, Me, Role } from '../../../contract/users.js';
@@ -16,18 +17,16 @@ import { Staggered } from '../../components/Staggered.js';
 import { useOnDemandRead } from '../../data/useApiAction.js';
 import type { PageProps } from '../index.js';
 import { BulkActions } from './users/BulkActions.js';
-import { HIDDEN_BY_DEFAULT, userColumns, type UserAction } from './users/columns.js';
+import type { UserAction } from './users/rowActions.js';
+import { UserCards } from './users/UserCards.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
 import { UsersToolbar } from './users/UsersToolbar.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
-import { PAGE_SIZES, SEARCH_MAX_LENGTH } from './users/view.js';
+import { GRID_BOX_SX, SEARCH_MAX_LENGTH } from './users/view.js';
 import './adminTexts.js';
 
-/**
- * The grid renders rows only near the viewport but all its columns, even those scrolled out of view:
- * few enough to cost little, and the manage column stays reachable by keyboard and assistive technology.
- */
-const COLUMN_BUFFER_PX = 4000;
+/** The DataGrid and its code, only where the list is a table (see the page's comment). */
+const UsersGrid = lazy(() => import('./users/UsersGrid.js'));
 
 type Confirmation = { action: Exclude<UserAction, 'history'>; user: AdminUser };
 type Done = { key: 'promoted' | 'demoted' | 'deleted'; email: string };
@@ -45,12 +44,18 @@ function withRoles(user: AdminUser, roles: Role[]): AdminUser {
  * with the server's reason when it refuses. A row's history shows its audit trail. Selected rows can be
  * changed or deleted together after one confirmation naming the count, and the list (every page) can be
  * exported as CSV.
+ *
+ * Under the small breakpoint the list is cards (./users/UserCards.tsx) with the same view, selection and row
+ * actions, and the DataGrid's code (the screen's largest, ./users/UsersGrid.tsx) never loads: on a phone it
+ * was a table wider than the screen, and most of the screen's main-thread time (Lighthouse mobile 64 to 79).
  */
 export default function UsersPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
-  const { language, localize } = useLocale();
+  const { localize } = useLocale();
   const navigate = useNavigate();
   const { view, show, gridProps, searchText, setSearchText } = useUsersGrid();
+  // Measured on the first render, so a phone never loads the grid.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const { data: me } = useGetIdentity<Me>();
   const userPath = useCallback((user: Pick<AdminUser, 'id'>) => localize(`/admin/users/${encodeURIComponent(user.id)}`), [localize]);
 
@@ -70,20 +75,11 @@ export default function UsersPage({ titleKey }: PageProps) {
   const { mutate: update } = useUpdate<AdminUser, HttpError, { roles: Role[] }>();
   const { mutate: remove } = useDelete<AdminUser>();
 
-  const columns = useMemo(
-    () =>
-      userColumns({
-        t,
-        language,
-        selfId: me?.id,
-        onAction: (action, user) => {
-          if (action === 'history') setHistory({ user, open: true });
-          else setConfirming({ action, user });
-        },
-        userPath,
-      }),
-    [t, language, me?.id, userPath],
-  );
+  const onAction = useCallback((action: UserAction, user: AdminUser) => {
+    if (action === 'history') setHistory({ user, open: true });
+    else setConfirming({ action, user });
+  }, []);
+  const openUser = useCallback((user: Pick<AdminUser, 'id'>) => void navigate(userPath(user)), [navigate, userPath]);
 
   const done = (key: Done['key'], email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
   // The server's reason (the data provider's translated messageKey), after the optimistic change is rolled back.
@@ -159,16 +155,8 @@ export default function UsersPage({ titleKey }: PageProps) {
     else changeRoles(user, action === 'promote' ? ['user', 'admin'] : ['user']);
   }
 
-  const localeText = useMemo(
-    () => ({
-      ...(language === 'de' ? deDE.components.MuiDataGrid.defaultProps.localeText : {}),
-      booleanCellTrueLabel: t('pages.users.yes'),
-      booleanCellFalseLabel: t('pages.users.no'),
-      noRowsLabel: t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty'),
-      actionsCellMore: t('pages.users.rowActions'),
-    }),
-    [language, t, view.search, view.filters],
-  );
+  const noRowsLabel = t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty');
+  const list = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath };
   const confirmTexts = confirming && {
     title: t(`pages.users.confirm.${confirming.action}.title`, { email: confirming.user.email }),
     text: t(`pages.users.confirm.${confirming.action}.text`, { email: confirming.user.email }),
@@ -196,38 +184,15 @@ export default function UsersPage({ titleKey }: PageProps) {
         exporting={exporting}
       />
       <BulkActions count={selectedIds.length} busy={bulkMutation.isPending} onAction={setBulk} />
-      {/* Issue 20 item 10: the grid scrolls inside its own box; minWidth 0 lets the box shrink to a phone's width.
-          The grid commits after the search and filters (Staggered): its first render is the screen's longest task. */}
+      {/* The list commits after the search and filters (Staggered): its first render is the screen's longest task. */}
       <Staggered>
-        <Box sx={{ height: 'max(420px, calc(100vh - 320px))', width: '100%', minWidth: 0, overflowX: 'auto' }}>
-          <DataGrid
-            {...gridProps}
-            columns={columns}
-            pageSizeOptions={PAGE_SIZES}
-            disableColumnFilter
-            columnBufferPx={COLUMN_BUFFER_PX}
-            initialState={{ columns: { columnVisibilityModel: HIDDEN_BY_DEFAULT } }}
-            checkboxSelection
-            disableRowSelectionOnClick
-            rowSelectionModel={selection}
-            onRowSelectionModelChange={setSelection}
-            onCellClick={(params) => {
-              if (params.field === GRID_CHECKBOX_SELECTION_COL_DEF.field || params.field === 'manage') return;
-              void navigate(userPath({ id: String(params.id) }));
-            }}
-            sx={{
-              '& .MuiDataGrid-row': { cursor: 'pointer' },
-              // DataGrid's filler (the line below the last row, and room for the horizontal scrollbar) is drawn
-              // where the rows end, and jumps when they arrive: Lighthouse counted a layout shift of 0.13 on
-              // every load. It is left out; the last row draws its own line, and the rows leave the scrollbar's room.
-              '& .MuiDataGrid-filler': { display: 'none' },
-              '& .MuiDataGrid-row--lastVisible .MuiDataGrid-cell': { borderBottom: '1px solid var(--DataGrid-rowBorderColor)' },
-              '& .MuiDataGrid-virtualScrollerContent': { boxSizing: 'content-box', paddingBottom: 'calc(var(--DataGrid-hasScrollX) * var(--DataGrid-scrollbarSize))' },
-            }}
-            localeText={localeText}
-            aria-label={t('pages.users.tableLabel')}
-          />
-        </Box>
+        {phone ? (
+          <UserCards {...list} rows={gridProps.rows} total={gridProps.rowCount ?? 0} loading={gridProps.loading ?? false} view={view} show={show} />
+        ) : (
+          <Suspense fallback={<Box sx={GRID_BOX_SX} />}>
+            <UsersGrid {...list} gridProps={gridProps} onOpen={openUser} />
+          </Suspense>
+        )}
       </Staggered>
       <ConfirmDialog
         open={confirming !== null}

@@ -1,17 +1,10 @@
-import AdminPanelSettings from '@mui/icons-material/AdminPanelSettingsOutlined';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import History from '@mui/icons-material/History';
-import RemoveModerator from '@mui/icons-material/RemoveModeratorOutlined';
 import Link from '@mui/material/Link';
 import { GridActionsCellItem, type GridColDef, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { TFunction } from 'i18next';
-import type { ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { AdminUser, UserSortField } from '../../../../contract/users.js';
 import { formatDate, formatDateTime } from '../../../format/index.js';
-
-/** What the manage column asks the page to do with a row. */
-export type UserAction = 'promote' | 'demote' | 'delete' | 'history';
+import { rowActionsOf, type UserAction } from './rowActions.js';
 
 export interface UserColumnsOptions {
   t: TFunction;
@@ -97,20 +90,10 @@ export function userColumns({ t, language, selfId, onAction, userPath }: UserCol
       type: 'actions',
       headerName: t('pages.users.columns.manage'),
       width: 90,
-      getActions: ({ row }) => {
-        const self = row.id === selfId;
-        const item = (action: UserAction, icon: ReactElement, label: string, disabled = false) => (
+      getActions: ({ row }) =>
+        rowActionsOf(row, selfId, t).map(({ action, icon, label, disabled }) => (
           <GridActionsCellItem key={action} icon={icon} label={label} aria-label={label} disabled={disabled} showInMenu onClick={() => onAction(action, row)} />
-        );
-        const roleAction = row.isAdmin
-          ? item('demote', <RemoveModerator />, t(self ? 'pages.users.cannotDemoteSelf' : 'pages.users.demoteLabel', { email: row.email }), self)
-          : item('promote', <AdminPanelSettings />, t('pages.users.promoteLabel', { email: row.email }));
-        return [
-          roleAction,
-          item('delete', <DeleteOutline color={self ? 'inherit' : 'error'} />, t(self ? 'pages.users.cannotDeleteSelf' : 'pages.users.deleteLabel', { email: row.email }), self),
-          item('history', <History />, t('pages.users.historyLabel', { email: row.email })),
-        ];
-      },
+        )),
     },
   ];
 }

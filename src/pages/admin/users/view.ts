@@ -37,6 +37,11 @@ export interface UsersView {
 /** The MIT DataGrid pages at most 100 rows, as the API does (MAX_PAGE_SIZE). */
 export const PAGE_SIZES = [10, 25, 50, MAX_PAGE_SIZE] as const;
 export const DEFAULT_VIEW: UsersView = { page: 1, pageSize: 25, sort: null, search: '', filters: {} };
+/**
+ * The grid's box, and the room kept for it while its code loads: it scrolls inside itself (issue 20 item 10),
+ * and minWidth 0 lets it shrink with the page.
+ */
+export const GRID_BOX_SX = { height: 'max(420px, calc(100vh - 320px))', width: '100%', minWidth: 0, overflowX: 'auto' } as const;
 /** The API refuses longer search texts. */
 export const SEARCH_MAX_LENGTH = 100;
 
