@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Rolldown } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { bundleReport } from './scripts/bundle-report-plugin.js';
 import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { FORM_GROUPS, inEntryGraph, routeChunkName, routeChunks } from './scripts/route-chunks.js';
@@ -15,7 +15,36 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
  * effects, so the bundler keeps them even when nothing of theirs is used; they are (pure functions and
  * components), and declaring it lets unused imports drop out. A binding that is used is never removed by this.
  */
-const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|error-stack-parser|stackframe|papaparse)\//;
+const SIDE_EFFECT_FREE = /node_modules\/(react-markdown|remark-[^/]+|micromark[^/]*|mdast-[^/]+|unist-[^/]+|unified|vfile[^/]*|hast-[^/]+|property-information|space-separated-tokens|comma-separated-tokens|style-to-object|inline-style-parser|markdown-table|trough|bail|extend|is-plain-obj|ccount|escape-string-regexp|decode-named-character-reference|character-entities[^/]*|zwitch|longest-streak|@popperjs\/core|error-stack-parser|stackframe|papaparse|dayjs)\//;
+
+/**
+ * Calls the bundler may drop where their result is unused. Refine's MUI package builds themes as it loads
+ * (LightTheme, DarkTheme; RefineThemes below) and runs dayjs for a date field, none of it used here; and
+ * Refine's packages name each of their functions with a call (`__name`), which kept functions nothing uses.
+ */
+const PURE_FUNCTIONS = ['createTheme', 'dayjs', '__name'];
+
+/**
+ * Refine's MUI package builds its fourteen RefineThemes in a `reduce` as it loads: fourteen `createTheme`
+ * calls, each a deep merge of MUI's defaults (8 ms in Node on this machine, some 30 ms at a phone's 4x), on
+ * every signed-in screen's first load. Marked pure, the unused result goes (tests/unit/bundle-budget.test.ts
+ * checks that no screen carries it).
+ */
+function refineThemesUnbuilt(): Plugin {
+  const built = 'var RefineThemes = Object.keys(';
+  return {
+    name: 'shapelab-refine-themes-unbuilt',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.includes('/@refinedev/mui/dist/index.mjs')) return null;
+      if (!code.includes(built)) {
+        this.warn('RefineThemes is no longer built as vite.config.ts expects: see the bundle budget test');
+        return null;
+      }
+      return { code: code.replace(built, 'var RefineThemes = /* @__PURE__ */ Object.keys('), map: null };
+    },
+  };
+}
 
 /**
  * React Router 7's package exports point at its development build (checks and warnings on every match,
@@ -32,7 +61,7 @@ const QS = fileURLToPath(new URL('./src/boot/qs.ts', import.meta.url));
 
 export default defineConfig(({ command }) => {
   return {
-  plugins: [markdownDocuments(), react(), bundleReport(), routePreloads(), routeChunks()],
+  plugins: [markdownDocuments(), react(), refineThemesUnbuilt(), bundleReport(), routePreloads(), routeChunks()],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }, { find: /^qs$/, replacement: QS }] } : {},
   build: {
     outDir: 'dist',
@@ -43,7 +72,7 @@ export default defineConfig(({ command }) => {
     // Budgets are enforced per route by tests/unit/bundle-budget.test.ts, not by this generic warning.
     chunkSizeWarningLimit: 1024,
     rolldownOptions: {
-      treeshake: { moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id) },
+      treeshake: { moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id), manualPureFunctions: PURE_FUNCTIONS },
       output: {
         // The forms' parts load together wherever they appear (sign-in, registration, the visitor checkout):
         // two chunks instead of ten small ones, each of which costs its own wrapper and imports (the sign-in

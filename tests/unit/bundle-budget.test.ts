@@ -128,6 +128,18 @@ describe('bundle budgets', () => {
     expect(alone, 'small chunks that could ride with a larger one').toEqual([]);
   });
 
+  it("no screen builds Refine's MUI themes or loads dayjs for its unused date field (vite.config.ts, PURE_FUNCTIONS)", () => {
+    const carriers = weights.flatMap((weight) => weight.packages.filter((p) => p.name === 'dayjs').map((p) => `${weight.route}: ${p.name}`));
+    expect(carriers).toEqual([]);
+    const files = chunkClosure(readManifest(DIST), ['index.html', ...screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry)]).map((file) =>
+      readFileSync(path.join(DIST, file), 'utf8'),
+    );
+    // Refine's LightTheme and RefineThemes.Green, as their palettes stand in its package.
+    expect(files.filter((code) => /#67be23|#689F38/.test(code))).toEqual([]);
+    // The frame's Refine code is there (its notification provider), so the absence above means something.
+    expect(files.some((code) => code.includes('SnackbarProviderWithDefaultValues'))).toBe(true);
+  });
+
   it('qs comes without side-channel and object-inspect (src/boot/qs.ts)', () => {
     const carriers = weights.flatMap((weight) => weight.packages.filter((p) => /^(qs|side-channel.*|object-inspect|get-intrinsic)$/.test(p.name)).map((p) => `${weight.route}: ${p.name}`));
     expect(carriers).toEqual([]);
