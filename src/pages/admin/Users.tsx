@@ -17,6 +17,7 @@ import { Staggered } from '../../components/Staggered.js';
 import { useOnDemandRead } from '../../data/useApiAction.js';
 import type { PageProps } from '../index.js';
 import { BulkActions } from './users/BulkActions.js';
+import type { UsersListProps } from './users/listProps.js';
 import type { UserAction } from './users/rowActions.js';
 import { UserCards } from './users/UserCards.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
@@ -156,7 +157,7 @@ export default function UsersPage({ titleKey }: PageProps) {
   }
 
   const noRowsLabel = t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty');
-  const list = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath };
+  const list: UsersListProps = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath };
   const confirmTexts = confirming && {
     title: t(`pages.users.confirm.${confirming.action}.title`, { email: confirming.user.email }),
     text: t(`pages.users.confirm.${confirming.action}.text`, { email: confirming.user.email }),

@@ -14,8 +14,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { GridRowSelectionModel } from '@mui/x-data-grid';
-import { Fragment, memo, useCallback, useRef, useState } from 'react';
+import { Fragment, memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { USER_SORT_FIELDS } from '../../../../contract/users-values.js';
@@ -23,23 +22,17 @@ import type { AdminUser } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { Staggered } from '../../../components/Staggered.js';
 import { formatDate } from '../../../format/index.js';
-import { rowActionsOf, type UserAction } from './rowActions.js';
+import type { UsersListProps } from './listProps.js';
+import { rowActionsOf } from './rowActions.js';
 import { isSortField, PAGE_SIZES, type UsersView } from './view.js';
 
-export interface UserCardsProps {
+export interface UserCardsProps extends UsersListProps {
   rows: readonly AdminUser[];
   /** Everyone the view matches, over all pages. */
   total: number;
   loading: boolean;
   view: UsersView;
   show: (change: Partial<UsersView>) => void;
-  /** What the list says when it shows nobody. */
-  noRowsLabel: string;
-  selection: GridRowSelectionModel;
-  onSelection: (selection: GridRowSelectionModel) => void;
-  selfId: string | undefined;
-  onAction: (action: UserAction, user: AdminUser) => void;
-  userPath: (user: Pick<AdminUser, 'id'>) => string;
 }
 
 /**
@@ -53,18 +46,17 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
   const { t } = useTranslation();
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: AdminUser } | null>(null);
   const openMenu = useCallback((anchor: HTMLElement, user: AdminUser) => setMenu({ anchor, user }), []);
-  // The latest selection, so that a card's callback stays the same object and an unchanged card is not drawn again.
-  const current = useRef(selection);
-  current.current = selection;
+  // A change to the current selection, so the callback stays the same object and an unchanged card is not drawn again.
   const select = useCallback(
-    (ids: string[], on: boolean) => {
-      const next = new Set(current.current.ids);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      onSelection({ type: 'include', ids: next });
-    },
+    (ids: string[], on: boolean) =>
+      onSelection((current) => {
+        const next = new Set(current.ids);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return { type: 'include', ids: next };
+      }),
     [onSelection],
   );
   const onPage = rows.filter((user) => selection.ids.has(user.id)).length;
@@ -118,7 +110,8 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
           }
         />
       )}
-      {loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 1 }} />}
+      {/* Room kept for the bar, so the cards do not move when a page loads. */}
+      <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress aria-label={t('common.loading')} />}</Box>
       {!loading && rows.length === 0 && <Typography sx={{ my: 2 }}>{noRowsLabel}</Typography>}
       <Box component="ul" aria-label={t('pages.users.tableLabel')} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
         <Staggered>

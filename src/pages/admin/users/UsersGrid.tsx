@@ -1,12 +1,12 @@
 import Box from '@mui/material/Box';
-import { DataGrid, GRID_CHECKBOX_SELECTION_COL_DEF, type GridRowSelectionModel } from '@mui/x-data-grid';
+import { DataGrid, GRID_CHECKBOX_SELECTION_COL_DEF } from '@mui/x-data-grid';
 import { deDE } from '@mui/x-data-grid/locales';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { HIDDEN_BY_DEFAULT, userColumns } from './columns.js';
-import type { UserAction } from './rowActions.js';
+import type { UsersListProps } from './listProps.js';
 import type { useUsersGrid } from './useUsersGrid.js';
 import { GRID_BOX_SX, PAGE_SIZES } from './view.js';
 
@@ -16,15 +16,8 @@ import { GRID_BOX_SX, PAGE_SIZES } from './view.js';
  */
 const COLUMN_BUFFER_PX = 4000;
 
-export interface UsersGridProps {
+export interface UsersGridProps extends UsersListProps {
   gridProps: ReturnType<typeof useUsersGrid>['gridProps'];
-  /** What the grid says when it lists nobody. */
-  noRowsLabel: string;
-  selection: GridRowSelectionModel;
-  onSelection: (selection: GridRowSelectionModel) => void;
-  selfId: string | undefined;
-  onAction: (action: UserAction, user: AdminUser) => void;
-  userPath: (user: Pick<AdminUser, 'id'>) => string;
   /** A click on a row (outside its checkbox and menu) opens the user's page. */
   onOpen: (user: Pick<AdminUser, 'id'>) => void;
 }
