@@ -60,6 +60,9 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
     [onSelection],
   );
   const onPage = rows.filter((user) => selection.ids.has(user.id)).length;
+  const card = (user: AdminUser) => (
+    <UserCard key={user.id} user={user} selected={selection.ids.has(user.id)} onSelect={select} onMenu={openMenu} userPath={userPath} />
+  );
 
   return (
     <Box aria-busy={loading}>
@@ -98,6 +101,23 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
           <MenuItem value="desc">{t('pages.users.cards.descending')}</MenuItem>
         </TextField>
       </Box>
+      {/* Above the cards: below them it moved down as they came, on the first screen when they are few (a
+          layout shift). Shown once there are cards, or past the last page, where there are none to come. */}
+      {(rows.length > 0 || (!loading && total > 0)) && (
+        <TablePagination
+          component="div"
+          count={total}
+          page={total === 0 ? 0 : view.page - 1}
+          rowsPerPage={view.pageSize}
+          rowsPerPageOptions={[...PAGE_SIZES]}
+          onPageChange={(_event, page) => show({ page: page + 1 })}
+          onRowsPerPageChange={(event) => show({ pageSize: Number(event.target.value) })}
+          labelRowsPerPage={t('pages.users.cards.perPage')}
+          labelDisplayedRows={({ from, to, count }) => t('pages.users.cards.shown', { from, to, count })}
+          getItemAriaLabel={(type) => t(`pages.users.cards.${type}`)}
+          sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
+        />
+      )}
       {rows.length > 0 && (
         <FormControlLabel
           label={t('pages.users.cards.selectPage')}
@@ -116,11 +136,7 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
       <Box component="ul" aria-label={t('pages.users.tableLabel')} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
         <Staggered>
           {partsOf(rows).map((part) => (
-            <Fragment key={part[0]?.id}>
-              {part.map((user) => (
-                <UserCard key={user.id} user={user} selected={selection.ids.has(user.id)} onSelect={select} onMenu={openMenu} userPath={userPath} />
-              ))}
-            </Fragment>
+            <Fragment key={part[0]?.id}>{part.map(card)}</Fragment>
           ))}
         </Staggered>
       </Box>
@@ -140,19 +156,6 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
             </MenuItem>
           ))}
       </Menu>
-      <TablePagination
-        component="div"
-        count={total}
-        page={total === 0 ? 0 : view.page - 1}
-        rowsPerPage={view.pageSize}
-        rowsPerPageOptions={[...PAGE_SIZES]}
-        onPageChange={(_event, page) => show({ page: page + 1 })}
-        onRowsPerPageChange={(event) => show({ pageSize: Number(event.target.value) })}
-        labelRowsPerPage={t('pages.users.cards.perPage')}
-        labelDisplayedRows={({ from, to, count }) => t('pages.users.cards.shown', { from, to, count })}
-        getItemAriaLabel={(type) => t(`pages.users.cards.${type}`)}
-        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
-      />
     </Box>
   );
 }
