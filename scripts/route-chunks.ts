@@ -47,6 +47,12 @@ export function inEntryGraph(id: string, ctx: Rolldown.ChunkingContext): boolean
   return entryGraph.has(id) && !ctx.getModuleInfo(id)?.isEntry && !id.endsWith('/src/main.tsx');
 }
 
+/**
+ * What a route loads on a wide screen only (scripts/bundle-weights.ts, WIDE_SCREEN_MODULES), grouped as a
+ * route of its own: a phone downloads none of it, and a wide screen nothing beside it.
+ */
+export const wideScreenRoute = (path: string) => `${path} (wide screen)`;
+
 /** The group the second pass puts a module in, or null where the bundler's own split stays. */
 export function routeChunkName(id: string): string | null {
   return plan.get(id) ?? null;
@@ -119,9 +125,7 @@ export function routeChunks(): Plugin {
         const add = (file: string, route: string) => routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route));
         for (const route of ROUTES) {
           for (const file of screenFiles(manifest, route)) add(file, route.path);
-          // What a screen loads on a wide screen only is grouped as a route of its own: a phone downloads none
-          // of it, and a wide screen nothing beside it.
-          for (const file of wideScreenFiles(manifest, route)) add(file, `${route.path} (wide screen)`);
+          for (const file of wideScreenFiles(manifest, route)) add(file, wideScreenRoute(route.path));
         }
         const shared = files.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk' && !file.isEntry && !file.isDynamicEntry && routesOf.has(file.fileName));
         const routesOfChunk = (chunk: Rolldown.OutputChunk) => routesOf.get(chunk.fileName) as Set<string>;

@@ -32,6 +32,11 @@ function formatIn(value: string | Date, style: Style, language: string): string 
 }
 
 /** A day: "Nov 3, 2026" / "03.11.2026". */
+/** A person's first and last name, as far as they gave them ('' for neither). */
+export function formatName(person: { firstName: string | null; lastName: string | null }): string {
+  return [person.firstName, person.lastName].filter(Boolean).join(' ');
+}
+
 export const formatDate = (value: string | Date, language: string) => formatIn(value, 'date', language);
 /** A day written out, for sentences: "November 3, 2026" / "3. November 2026". */
 export const formatLongDate = (value: string | Date, language: string) => formatIn(value, 'longDate', language);

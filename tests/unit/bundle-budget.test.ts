@@ -6,7 +6,7 @@ import { chunkClosure, describeWeight, measureRoutes, readManifest, screenModule
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { ensureSpaBuilt } from '../../scripts/spa-build.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
-import { FORM_GROUPS, SMALL_CHUNK } from '../../scripts/route-chunks.js';
+import { FORM_GROUPS, SMALL_CHUNK, wideScreenRoute } from '../../scripts/route-chunks.js';
 import { MODULES_REPORT, type ModulesReport } from '../../scripts/bundle-report-plugin.js';
 import { wideScreenFiles } from '../../scripts/route-preload-plugin.js';
 
@@ -38,7 +38,7 @@ function sharedChunkRoutes(): Map<string, Set<string>> {
     if (shared.has(file)) routesOf.set(file, (routesOf.get(file) ?? new Set()).add(route));
   };
   for (const route of preloads.routes) for (const file of route.files) add(file, route.path);
-  for (const route of ROUTES) for (const file of wideScreenFiles(manifest, route)) add(file, `${route.path} (wide screen)`);
+  for (const route of ROUTES) for (const file of wideScreenFiles(manifest, route)) add(file, wideScreenRoute(route.path));
   return routesOf;
 }
 

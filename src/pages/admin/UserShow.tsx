@@ -13,7 +13,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { errorKeyOf } from '../../data/useApiAction.js';
-import { formatLongDate } from '../../format/index.js';
+import { formatLongDate, formatName } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { textKeyOf, type UserAction } from './user/actions.js';
 import './user/texts.js';
@@ -51,7 +51,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   const values = confirming ? textValues(confirming, detail.user.email) : {};
   // A cancellation's date in the reader's format.
   if (confirming?.kind === 'cancel' && !confirming.refund && confirming.endsAt) values.date = formatLongDate(confirming.endsAt, language);
-  const name = [detail.user.firstName, detail.user.lastName].filter(Boolean).join(' ');
+  const name = formatName(detail.user);
 
   return (
     <PageCard title={detail.user.email} testId="admin-user" wide>

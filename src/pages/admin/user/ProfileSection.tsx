@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import type { AdminUserDetail } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
-import { formatDateTime } from '../../../format/index.js';
+import { formatDateTime, formatName } from '../../../format/index.js';
 import type { UserAction } from './actions.js';
 import { Facts, Section } from './Section.js';
 
@@ -22,7 +22,7 @@ export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUser
     <Section title={t('adminUser:profile.title')} testId="user-profile">
       <Facts
         items={[
-          [t('adminUser:profile.name'), [user.firstName, user.lastName].filter(Boolean).join(' ') || '—'],
+          [t('adminUser:profile.name'), formatName(user) || '—'],
           [t('adminUser:profile.email'), user.email],
           [t('pages.users.userId'), <span style={{ fontFamily: 'monospace' }}>{user.id}</span>],
           [

@@ -21,7 +21,7 @@ import { USER_SORT_FIELDS } from '../../../../contract/users-values.js';
 import type { AdminUser } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { Staggered } from '../../../components/Staggered.js';
-import { formatDate } from '../../../format/index.js';
+import { formatDate, formatName } from '../../../format/index.js';
 import type { UsersListProps } from './listProps.js';
 import { rowActionsOf } from './rowActions.js';
 import { isSortField, PAGE_SIZES, type UsersView } from './view.js';
@@ -181,7 +181,7 @@ interface UserCardProps {
 const UserCard = memo(function UserCard({ user, selected, onSelect, onMenu, userPath }: UserCardProps) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  const name = formatName(user);
   return (
     <Card component="li" variant="outlined" data-testid={`user-card-${user.id}`}>
       <CardContent sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1.5, '&:last-child': { pb: 1.5 } }}>
