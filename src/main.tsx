@@ -11,6 +11,7 @@ import './boot/after-app.js';
 import { loadAccountTexts, loadLanguage, preloadAccountTexts } from './i18n.js';
 import './boot/after-i18n.js';
 import { preloadPage } from './pages/index.js';
+import { askFirstRecord } from './boot/firstRecord.js';
 import { DEFAULT_LOCALE, readStoredLocale, splitLocale, type Locale } from './routing/locale.js';
 import { takeSessionFromQuery } from './routing/guard.js';
 import { ROUTES } from './routing/routes.js';
@@ -41,6 +42,8 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
   if (session.getToken() === null && session.getOfflineToken() === null) return Promise.resolve();
   // The account texts download now and join the language's own texts once those are in.
   preloadAccountTexts(language);
+  // The screen's own record too, before Refine's chunk has run (src/boot/firstRecord.ts).
+  const firstRecord = askFirstRecord(entry.page);
   return Promise.all([
     // The user is asked for at once, beside the code, not after Refine's chunk has run (primeFirstScreen
     // shares this request).
@@ -49,7 +52,7 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
     signedInFrame.gate.preload(),
     preloadPage(entry.page),
     languageLoaded.then(() => loadAccountTexts(language)),
-    import('./refine.js').then(({ primeFirstScreen }) => primeFirstScreen()),
+    import('./refine.js').then(({ primeFirstScreen }) => primeFirstScreen(firstRecord)),
   ]).catch(() => undefined);
 }
 

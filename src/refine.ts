@@ -1,5 +1,5 @@
 import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
-import { keepPreviousData, QueryClient } from '@tanstack/react-query';
+import { hashKey, keepPreviousData, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
 import { openStream } from '../providers/http.js';
@@ -8,6 +8,7 @@ import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, http } from '../providers/index.js';
 import { i18n } from './i18n.js';
 import { routerProvider } from './routing/routerProvider.js';
+import type { FirstRecord } from './boot/firstRecord.js';
 import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
 
 /** A messageKey's text in the screen's language (DEFAULT's when the key is unknown). */
@@ -33,13 +34,34 @@ export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceNam
 });
 
 /**
+ * When primeFirstScreen put each answer in (by query hash). A hook that mounts within PRIMED_FRESH_MS of it
+ * shows that answer without asking again: the first screen's hooks mount right after the priming, and their
+ * second request for the same answer was the server's work and a further render in the middle of the load.
+ * Later mounts ask as usual, and the live provider's events refresh these queries as any other.
+ */
+const primedAt = new Map<string, number>();
+const PRIMED_FRESH_MS = 5_000;
+
+/**
  * Refine's query client, with the defaults Refine gives its own (no refetch when the window regains focus,
  * the previous page's data while the next loads); created here so the first screen's answers can be put
  * in before it renders (primeFirstScreen).
  */
 export const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData } },
+  defaultOptions: {
+    queries: {
+      refetchOnWindowFocus: false,
+      placeholderData: keepPreviousData,
+      refetchOnMount: (query) => Date.now() - (primedAt.get(query.queryHash) ?? Number.NEGATIVE_INFINITY) > PRIMED_FRESH_MS,
+    },
+  },
 });
+
+function prime(key: QueryKey, answer: unknown): void {
+  queryClient.setQueryData(key, answer);
+  primedAt.set(hashKey(key), Date.now());
+}
+
 const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
 
 /**
@@ -50,20 +72,27 @@ function accessKey(resource: ResourceName) {
   return keys().access().resource(resource).action('list').params({ params: { resource: undefined }, enabled: undefined }).get();
 }
 
+/** The query key of `useOne({ resource, id: 'me' })`, as Refine builds it (the default data provider, no meta). */
+function ownRecordKey(resource: ResourceName) {
+  return keys().data('default').resource(resource).action('one').id('me').params({}).get();
+}
+
 /**
- * Puts the session's user and the access control provider's answers for every resource into Refine's query
- * cache before the first signed-in screen renders (src/main.tsx awaits it), asked of the same providers the
- * hooks ask. Without them the frame painted an empty menu and no screen, and the answers' arrival rendered the
- * menu and mounted the screen in further passes (tests/e2e/first-load.test.ts checks that no such pass shows).
- * The hooks still ask the providers again when they mount; the same answers change nothing on screen.
+ * Puts the session's user, the access control provider's answers for every resource and the screen's first
+ * record (src/boot/firstRecord.ts, asked for as the app starts) into Refine's query cache before the first
+ * signed-in screen renders (src/main.tsx awaits it), asked of the same providers the hooks ask. Without them
+ * the frame painted an empty menu and no screen, and the answers' arrival rendered the menu and mounted the
+ * screen in further passes (tests/e2e/first-load.test.ts checks that no such pass shows). The screen's hooks
+ * that mount within a few seconds show these answers without asking again (PRIMED_FRESH_MS).
  */
-export async function primeFirstScreen(): Promise<void> {
-  const user = await authProvider.getIdentity();
+export async function primeFirstScreen(firstRecord: Promise<FirstRecord | null>): Promise<void> {
+  const [user, record] = await Promise.all([authProvider.getIdentity(), firstRecord]);
+  if (record) prime(ownRecordKey(record.resource), record.answer);
   if (!user) return;
-  queryClient.setQueryData(keys().auth().action('identity').get(), user);
+  prime(keys().auth().action('identity').get(), user);
   const names = Object.keys(RESOURCES) as ResourceName[];
   const answers = await Promise.all(names.map((resource) => accessControlProvider.can({ resource, action: 'list' })));
-  names.forEach((resource, index) => queryClient.setQueryData(accessKey(resource), answers[index]));
+  names.forEach((resource, index) => prime(accessKey(resource), answers[index]));
 }
 
 /**

@@ -124,4 +124,40 @@ describe('the first screen’s code comes with the page', () => {
     expect(await page.locator('nav').count()).toBe(1);
     expect(errors).toEqual([]);
   });
+
+  it('the account home and the subscription page render with their record: no spinner or placeholder stands in for it', async () => {
+    const user = await createVerifiedUser();
+    const { page, errors } = await firstVisit();
+    await signIn(page, '/login', user.email, user.password, /^sign in$/i);
+    await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
+    // Each batch of changes that shows the screen's heading is recorded with whether a spinner or a
+    // placeholder is on screen (src/refine.ts, FIRST_RECORDS: the record is asked for beside the code).
+    await page.addInitScript(() => {
+      const seen: boolean[] = [];
+      (window as unknown as { placeholdersSeen: boolean[] }).placeholdersSeen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('h1')) seen.push(document.querySelector('[role="progressbar"], .MuiSkeleton-root, [aria-busy="true"]') !== null);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/')) asked.push(path);
+    });
+    for (const [address, heading, record] of [
+      ['/', 'Account overview', page.getByTestId('home-plan-name')],
+      ['/account/subscription', 'Subscription', page.getByText('You have no subscription', { exact: false })],
+    ] as const) {
+      await page.goto(url(address));
+      await shown(page.getByRole('heading', { level: 1, name: heading }));
+      await shown(record);
+      const seen = await page.evaluate(() => (window as unknown as { placeholdersSeen: boolean[] }).placeholdersSeen);
+      expect(seen.length, address).toBeGreaterThan(0);
+      expect(seen.filter(Boolean).length, address).toBe(0);
+    }
+    // Asked once each: the screen's hooks show the answers asked for beside the code, without asking again.
+    expect(asked.filter((path) => path === '/api/users/me/overview')).toHaveLength(1);
+    expect(asked.filter((path) => path === '/api/subscription/user')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
 });

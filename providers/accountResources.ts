@@ -1,0 +1,18 @@
+/**
+ * The signed-in user's own resources and where the API keeps them (spec section 7). A `one` resource is
+ * the user's single record (`useOne({ resource, id: 'me' })`, the id is not sent); a `list` resource
+ * answers a plain array. `item` is the path of one of its records, for deleting it. Resources not named
+ * here (the admin lists: users, lite-keys) follow the REST paths `/{resource}` and `/{resource}/{id}`.
+ */
+export const ACCOUNT_RESOURCES: Record<string, { one?: string; list?: string; item?: (id: string) => string; update?: 'PATCH' | 'PUT' }> = {
+  overview: { one: '/users/me/overview' },
+  subscription: { one: '/subscription/user' },
+  'payment-method': { one: '/subscription/payment-method' },
+  'billing-info': { one: '/subscription/billing-info', update: 'PATCH' },
+  invoices: { list: '/subscription/billing/invoice' },
+  licences: { list: '/perpetual/license' },
+  seats: { one: '/perpetual/seats', item: (id) => `/perpetual/seats?id=${encodeURIComponent(id)}` },
+  sessions: { list: '/users/me/sessions', item: (id) => `/users/me/sessions/${encodeURIComponent(id)}` },
+  plans: { list: '/paddle/list-plans' },
+  'perpetual-products': { list: '/perpetual/products' },
+};
