@@ -6,7 +6,7 @@ import type { PageName, ResourceName } from '../routing/routes.js';
  * The record a screen shows first, the session user's own (`useOne({ resource, id: 'me' })` on that screen).
  * It is asked for as the app starts, beside the screen's code, and src/refine.ts puts it in Refine's cache
  * before the first render (primeFirstScreen), so the screen is drawn with it. Asked for by the screen's hook
- * after its first render, it kept a placeholder on screen while it came: a further round trip, and on the
+ * after its first render, it kept a spinner or skeleton on screen while it came: a further round trip, and on the
  * home a spinner redrawn every frame while the load's code still ran.
  */
 export const FIRST_RECORDS: Partial<Record<PageName, ResourceName>> = {

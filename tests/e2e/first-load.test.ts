@@ -125,16 +125,16 @@ describe('the first screen’s code comes with the page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('the account home and the subscription page render with their record: no spinner or placeholder stands in for it', async () => {
+  it('the account home and the subscription page render with their record: no spinner or skeleton stands in for it', async () => {
     const user = await createVerifiedUser();
     const { page, errors } = await firstVisit();
     await signIn(page, '/login', user.email, user.password, /^sign in$/i);
     await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
-    // Each batch of changes that shows the screen's heading is recorded with whether a spinner or a
-    // placeholder is on screen (src/refine.ts, FIRST_RECORDS: the record is asked for beside the code).
+    // Each batch of changes that shows the screen's heading is recorded with whether a spinner, a skeleton or
+    // a busy region is on screen (src/boot/firstRecord.ts: the record is asked for beside the code).
     await page.addInitScript(() => {
       const seen: boolean[] = [];
-      (window as unknown as { placeholdersSeen: boolean[] }).placeholdersSeen = seen;
+      (window as unknown as { standinsSeen: boolean[] }).standinsSeen = seen;
       new MutationObserver(() => {
         if (document.querySelector('h1')) seen.push(document.querySelector('[role="progressbar"], .MuiSkeleton-root, [aria-busy="true"]') !== null);
       }).observe(document, { childList: true, subtree: true });
@@ -151,7 +151,7 @@ describe('the first screen’s code comes with the page', () => {
       await page.goto(url(address));
       await shown(page.getByRole('heading', { level: 1, name: heading }));
       await shown(record);
-      const seen = await page.evaluate(() => (window as unknown as { placeholdersSeen: boolean[] }).placeholdersSeen);
+      const seen = await page.evaluate(() => (window as unknown as { standinsSeen: boolean[] }).standinsSeen);
       expect(seen.length, address).toBeGreaterThan(0);
       expect(seen.filter(Boolean).length, address).toBe(0);
     }
