@@ -1,20 +1,13 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { runDesktopCommand } from '../../tools/desktop-commands.js';
 import { url } from './browser.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
 /**
- * One run of the command-line desktop client (tools/desktop-client.ts) against the e2e server; each
- * state file under `stateDir` is one simulated computer. Resolves with its exit code and output.
+ * One run of the desktop stand-in's command line (tools/desktop-client.ts) against the e2e server; each
+ * state file under `stateDir` is one simulated computer. Resolves with its exit code and output. The
+ * command runs in the test's process (tools/desktop-commands.ts): the same code and the same HTTP calls as
+ * the command line, without a process of its own (a Node start and a TypeScript compile, 1.3 CPU s a run).
  */
 export function runDesktop(stateDir: string, computer: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  // One process: tsx's command line would start the client as a child of its own (0.2 CPU s more a run).
-  const cli = ['--import', 'tsx', 'tools/desktop-client.ts'];
-  const options = ['--api', url('/api'), '--state', path.join(stateDir, `${computer}.json`)];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...cli, ...options, ...args], { cwd: root, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+  return runDesktopCommand(['--api', url('/api'), '--state', path.join(stateDir, `${computer}.json`), ...args]);
 }
