@@ -10,9 +10,53 @@ import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 import { WAITING_PARTS } from '../../src/components/Staggered.js';
 
-/** The system Chromium, headless, with the flags this machine needs and V8's later tiering (scripts/chromium.ts); Playwright gives it a fresh profile. */
+/** The worker's browser, the files holding it, and the timer that closes it once none has for a moment. */
+interface WorkerBrowser {
+  browser: Promise<Browser>;
+  holders: number;
+  closing?: NodeJS.Timeout;
+}
+let workerBrowser: WorkerBrowser | undefined;
+const CLOSE_WHEN_UNHELD_MS = 2_000;
+
+/**
+ * The system Chromium, headless, with the flags this machine needs and V8's later tiering (scripts/chromium.ts);
+ * Playwright gives it a fresh profile. Browser files that share a worker's modules (the e2e project) share one
+ * browser, and with it the kept tabs (see newPage): a file's `browser.close()` lets go of it, and it closes
+ * when no file has held it for two seconds. A launch and the first page in its new renderer cost some 2 CPU
+ * seconds a file that the next file in the worker now spends on its test instead (bench/README.md, "Time of
+ * `npm test`"). A file that needs a browser of its own (a setting no cleaning resets) launches one itself.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: TEST_CHROMIUM_FLAGS });
+  if (workerBrowser) {
+    clearTimeout(workerBrowser.closing);
+    workerBrowser.holders += 1;
+    return workerBrowser.browser;
+  }
+  const held: WorkerBrowser = { browser: chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: TEST_CHROMIUM_FLAGS }), holders: 1 };
+  workerBrowser = held;
+  held.browser.catch(() => {
+    if (workerBrowser === held) workerBrowser = undefined;
+  });
+  return held.browser.then((browser: Browser) => {
+    const close = browser.close.bind(browser);
+    browser.on('disconnected', () => {
+      if (workerBrowser === held) workerBrowser = undefined;
+    });
+    Object.defineProperty(browser, 'close', {
+      configurable: true,
+      value: () => {
+        held.holders -= 1;
+        if (held.holders > 0) return Promise.resolve();
+        held.closing = setTimeout(() => {
+          if (workerBrowser === held) workerBrowser = undefined;
+          void close();
+        }, CLOSE_WHEN_UNHELD_MS).unref();
+        return Promise.resolve();
+      },
+    });
+    return browser;
+  });
 }
 
 function closeWhenTestFinishes(context: BrowserContext): void {
