@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useNotification, useOne } from '@refinedev/core';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
@@ -27,6 +27,14 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
   const subscription = found && found.status !== 'canceled' ? found : null;
   const { result: method } = useOne<PaymentMethod, DataError>({ resource: 'payment-method', id: 'me', queryOptions: { enabled: subscription !== null } });
   const { mutateAsync: openPaymentMethodCheckout } = useCustomMutation<{ transactionId: string }, DataError>();
+  // The provider's overlay lives outside the page: leaving the page (Back, a link) closes it, as the checkout does.
+  const opened = useRef(false);
+  useEffect(
+    () => () => {
+      if (opened.current) void loadPaddle().then((paddle) => paddle.Checkout.close());
+    },
+    [],
+  );
 
   useEffect(
     () =>
@@ -50,7 +58,9 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
       }),
       openPaymentMethodCheckout({ url: '/subscription/payment-method', method: 'post', values: {} }).catch(() => null),
     ]);
-    if (paddle && checkout) paddle.Checkout.open({ transactionId: checkout.data.transactionId, settings: { displayMode: 'overlay', theme: 'dark', locale: language } });
+    if (!paddle || !checkout) return;
+    paddle.Checkout.open({ transactionId: checkout.data.transactionId, settings: { displayMode: 'overlay', theme: 'dark', locale: language } });
+    opened.current = true;
   }
 
   if (query.isLoading) return <FullPageSpinner />;
