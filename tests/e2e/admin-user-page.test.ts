@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { launchBrowser, newPage, openInApp, shown, signIn, url } from './browser.js';
 
 /**
  * Issue 21 in Chromium, en and de: support opens one customer's page (by its address: the grid's row
@@ -171,7 +171,7 @@ for (const language of ['en', 'de'] as const) {
       await signIn(page, `/${language}/admin/login`, inject('adminEmail'), inject('adminPassword'), texts.signIn);
       await page.waitForURL((address) => address.pathname === `/${language}/admin/users`);
 
-      await page.goto(url(`/${language}/admin/users/${story.id}`));
+      await openInApp(page, `/${language}/admin/users/${story.id}`);
       await shown(page.getByRole('heading', { level: 1, name: story.email }));
       const timeline = page.getByTestId('user-timeline');
       await shown(timeline.getByText(texts.registered, { exact: false }));

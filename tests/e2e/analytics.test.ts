@@ -7,7 +7,7 @@ import { seedAnalyticsDemo } from '../../scripts/analytics-seed.js';
 import type { AnalyticsResponse, FirstDayResponse } from '../../contract/analytics.js';
 import { presetRange } from '../../src/pages/admin/analytics/filters.js';
 import { openDatabase } from '../../server/db/index.js';
-import { createVerifiedUser, launchBrowser, newContext, newPage, seriousViolations, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, newPage, openInApp, seriousViolations, shown, signIn } from './browser.js';
 import { runDesktop } from './desktop.js';
 
 /**
@@ -163,7 +163,7 @@ for (const language of ['en', 'de'] as const) {
     it('draws the seeded figures; the table and CSV hold the same numbers; a filter changes them and stays in the address', async () => {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, language);
-      await page.goto(url(`/${language}/admin/analytics`));
+      await openInApp(page, `/${language}/admin/analytics`);
       await shown(page.getByRole('heading', { level: 1, name: texts.analytics }));
 
       const sessions = await kpi(page, 'sessions');
@@ -249,7 +249,7 @@ for (const language of ['en', 'de'] as const) {
       expect(await settledSnapshot(page)).toEqual(before);
 
       // A store's entry of the admin menu: the same dashboard for that channel.
-      await page.goto(url(`/${language}/admin/analytics/steam`));
+      await openInApp(page, `/${language}/admin/analytics/steam`);
       await shown(page.getByRole('heading', { level: 1, name: texts.steam }));
       await shown(page.getByTestId('kpi-sessions').getByTestId('kpi-value'));
       expect(errors).toEqual([]);
@@ -260,7 +260,7 @@ for (const language of ['en', 'de'] as const) {
       await signInAsAdmin(page, language);
       const firstDayAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics/first-day');
       const firstFigures = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics');
-      await page.goto(url(`/${language}/admin/analytics`));
+      await openInApp(page, `/${language}/admin/analytics`);
       const { firstDay, today } = (await (await firstDayAnswer).json()) as FirstDayResponse;
       // The demo seed reaches 120 days back: the range starts there, not a year back.
       if (firstDay === null) throw new Error('the demo seed has no first day');
@@ -305,7 +305,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, language);
       const opened = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics');
-      await page.goto(url(`/${language}/admin/analytics`));
+      await openInApp(page, `/${language}/admin/analytics`);
       const figures = (await (await opened).json()) as AnalyticsResponse;
       // The range ends today: the current week is not over.
       expect(figures.incompleteFrom).toBe(figures.series[figures.series.length - 1]?.period);
@@ -348,7 +348,7 @@ for (const language of ['en', 'de'] as const) {
       const context = await newContext(browser, { locale: language === 'de' ? 'de-DE' : 'en-US', viewport: { width: 390, height: 844 } });
       const { page, errors } = await newPage(browser, context);
       await signInAsAdmin(page, language);
-      await page.goto(url(`/${language}/admin/cohort`));
+      await openInApp(page, `/${language}/admin/cohort`);
       await shown(page.getByTestId('cohort-table').getByTestId('retention').first());
       await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       const box = page.getByTestId('cohort-scroll');
@@ -370,7 +370,7 @@ for (const language of ['en', 'de'] as const) {
     it('shows retention percentages per sign-up cohort', async () => {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, language);
-      await page.goto(url(`/${language}/admin/cohort`));
+      await openInApp(page, `/${language}/admin/cohort`);
       await shown(page.getByRole('heading', { level: 1, name: texts.cohort }));
       const cells = page.getByTestId('cohort-table').getByTestId('retention');
       await shown(cells);
@@ -378,7 +378,7 @@ for (const language of ['en', 'de'] as const) {
       expect(percents.length).toBeGreaterThan(0);
       // The shaded cells keep their text readable.
       await expect(seriousViolations(page)).resolves.toEqual([]);
-      await page.goto(url(`/${language}/admin/cohort?granularity=month`));
+      await openInApp(page, `/${language}/admin/cohort?granularity=month`);
       await shown(page.getByTestId('cohort-table').getByTestId('retention'));
       expect(errors).toEqual([]);
     }, 60_000);
@@ -386,7 +386,7 @@ for (const language of ['en', 'de'] as const) {
     it('a session reported by the desktop client shows in the sessions KPI without a reload', async () => {
       const { page, errors } = await newPage(browser);
       await signInAsAdmin(page, language);
-      await page.goto(url(`/${language}/admin/analytics`));
+      await openInApp(page, `/${language}/admin/analytics`);
       const before = await kpi(page, 'sessions');
       // Survives only as long as the page is not loaded again.
       await page.evaluate(() => Object.assign(window, { e2eNoReload: true }));

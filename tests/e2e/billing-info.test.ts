@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn, url } from './browser.js';
 
 /**
  * Billing info and the checkout's region and VAT dialog, with spec section 5's region rules: postal codes
@@ -93,7 +93,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
-      await page.goto(url(`/${language}/account/billing-info`));
+      await openInApp(page, `/${language}/account/billing-info`);
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));
       const form = page.getByTestId('billing-info');
       // The billing email starts as the account's, editable, and says what it is for.
@@ -137,7 +137,7 @@ for (const language of ['en', 'de'] as const) {
       expect(await form.getByLabel(texts.postcode).inputValue()).toBe('10117');
       expect(await form.getByLabel(texts.email).inputValue()).toBe(billingEmail);
 
-      await page.goto(url(`/${language}/checkout-new/perpetual`));
+      await openInApp(page, `/${language}/checkout-new/perpetual`);
       // A German business with a valid VAT number is reverse-charged: no tax.
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.before);
       await page.getByRole('button', { name: texts.regionAndVat }).click();

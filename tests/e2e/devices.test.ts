@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, payWith, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 import { runDesktop } from './desktop.js';
 
 /**
@@ -95,7 +95,7 @@ for (const language of ['en', 'de'] as const) {
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
 
-      await page.goto(url(`/${language}/checkout-new/perpetual`));
+      await openInApp(page, `/${language}/checkout-new/perpetual`);
       await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
       await payWith(page, '4242 4242 4242 4242');
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
@@ -110,7 +110,7 @@ for (const language of ['en', 'de'] as const) {
         expect(activated.code, activated.stderr).toBe(0);
       }
 
-      await page.goto(url(`/${language}/account/device-manager`));
+      await openInApp(page, `/${language}/account/device-manager`);
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));
       for (const computer of [studio, laptop]) {
         await shown(page.getByRole('cell', { name: computer.name, exact: true }));
@@ -140,7 +140,7 @@ for (const language of ['en', 'de'] as const) {
       // A licence coupon from the profile: its grant is named, and the second licence brings two more seats.
       const code = `E2E-${language.toUpperCase()}-${tag}`;
       await createCoupon({ code, grant: 'licence', release: '2024' });
-      await page.goto(url(`/${language}/account/profile`));
+      await openInApp(page, `/${language}/account/profile`);
       await page.getByLabel(texts.coupon).fill(code);
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('alert').getByText(texts.licenceAdded));
@@ -148,7 +148,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('alert').getByText(texts.alreadyActivated));
 
-      await page.goto(url(`/${language}/account/device-manager`));
+      await openInApp(page, `/${language}/account/device-manager`);
       await shown(page.getByTestId('seat-usage').getByText(texts.usage(2, 4)));
       expect(errors).toEqual([]);
     }, 120_000);

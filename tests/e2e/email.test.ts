@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { apiLogin, createVerifiedUser, launchBrowser, newContext, newPage, seriousViolations, shown, signIn, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newContext, newPage, openInApp, seriousViolations, shown, signIn, url } from './browser.js';
 
 /**
  * Issue 20 items 7, 8 and 11 in Chromium: change of sign-in email with both mails, a truncated
@@ -39,7 +39,7 @@ describe('change email in Chromium', () => {
     const { page } = await newPage(browser);
     await signIn(page, '/de/login', user.email, user.password, /^Anmelden$/);
     await page.waitForURL((address) => address.pathname === '/de');
-    await page.goto(url('/de/account/profile'));
+    await openInApp(page, '/de/account/profile');
     await page.getByRole('button', { name: 'E-Mail-Adresse ändern' }).click();
     const dialog = page.getByRole('dialog', { name: 'E-Mail-Adresse ändern' });
     await dialog.getByLabel('Neue E-Mail-Adresse').fill(next);

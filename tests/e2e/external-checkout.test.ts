@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, shown, url } from './browser.js';
+import { SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, openInApp, shown, url } from './browser.js';
 
 /**
  * The external checkout (spec sections 2 and 4): a visitor picks a plan on the website, registers from
@@ -58,7 +58,7 @@ for (const language of ['en', 'de'] as const) {
       await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
       await page.waitForURL(new RegExp(`/${language}/subscription/success$`));
       await shown(page.getByTestId('granted'));
-      await page.goto(url(`/${language}/account/subscription`));
+      await openInApp(page, `/${language}/account/subscription`);
       await shown(page.getByText(texts.statusTrial, { exact: true }));
       expect(errors).toEqual([]);
     });

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, payWith, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Money paths a customer can trust (issue 16), in Chromium on the Paddle stand-in, in en and de: two tabs
@@ -206,7 +206,7 @@ for (const language of ['en', 'de'] as const) {
       // Three tabs of one browser: two on the same plan (one open transaction: the portal answers the same
       // one), and one opened from a promotion link (another purchase of the same plan).
       const samePlan = `/${language}/checkout-new/subscription/${PRICE_IDS.monthly}`;
-      await page.goto(url(samePlan));
+      await openInApp(page, samePlan);
       await checkoutReady(page);
       const second = await context.newPage();
       second.on('pageerror', (error) => errors.push(error.message));
@@ -244,7 +244,7 @@ for (const language of ['en', 'de'] as const) {
           { timeout: 20_000 },
         )
         .toEqual(['duplicate approved', null]);
-      await page.goto(url(`/${language}/account/purchase-history`));
+      await openInApp(page, `/${language}/account/purchase-history`);
       const undone = invoices.find((invoice) => invoice.refund?.reason === 'duplicate');
       const kept = invoices.find((invoice) => invoice.refund === null);
       if (!undone || !kept) throw new Error(`expected one duplicate and one kept payment: ${JSON.stringify(invoices)}`);
@@ -256,7 +256,7 @@ for (const language of ['en', 'de'] as const) {
       expect(await page.getByTestId(`purchase-${kept.id}`).getByTestId('purchase-refund').textContent()).toBe('');
 
       // One subscription: buying another is refused, with the way to the one there is.
-      await page.goto(url(`/${language}/checkout-new/subscription/${PRICE_IDS.yearly}`));
+      await openInApp(page, `/${language}/checkout-new/subscription/${PRICE_IDS.yearly}`);
       const refused = page.getByRole('alert').filter({ hasText: texts.subscriptionExists });
       await shown(refused);
       await refused.getByRole('link', { name: texts.goToSubscription }).click();
@@ -276,7 +276,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('alert').getByText(texts.refundedNotice(refund)));
       await reloadUntilShown(page, page.getByText(texts.ended, { exact: false }));
 
-      await page.goto(url(`/${language}/account/purchase-history`));
+      await openInApp(page, `/${language}/account/purchase-history`);
       await reloadUntilShown(page, page.getByTestId(`purchase-${kept.id}`).getByText(texts.refundedCustomer(refund), { exact: true }));
       expect(errors).toEqual([]);
     }, 240_000);
@@ -287,7 +287,7 @@ for (const language of ['en', 'de'] as const) {
       await signedIn(language, page, user);
       const money = moneyIn(page, language);
 
-      await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}`));
+      await openInApp(page, `/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}`);
       await checkoutReady(page);
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(await money(24900, 'USD'));
       await payWith(page, SUCCESS_CARD);
@@ -295,7 +295,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByTestId('granted').getByText(texts.licenceReady('2024')));
 
       // The licences page: the release, its dates, the seats, its downloads and invoice, and its return.
-      await page.goto(url(`/${language}/account/licences`));
+      await openInApp(page, `/${language}/account/licences`);
       await shown(page.getByRole('heading', { level: 1, name: texts.licencesTitle }));
       const [bought] = (await api<{ purchasedAt: string; updatesUntil: string }[]>(page, '/perpetual/license')).body;
       if (!bought) throw new Error('no licence listed by the API');
@@ -318,7 +318,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(licence2024.getByRole('button', { name: texts.returnForRefund }));
 
       // The upgrade price on the products page: the full price struck through, the discount by its name.
-      await page.goto(url(`/${language}/perpetual`));
+      await openInApp(page, `/${language}/perpetual`);
       const offer = page.getByRole('article', { name: 'Shapelab 2025' });
       await shown(offer.getByTestId('upgrade-discount').getByText(texts.upgradeDiscount));
       expect(await offer.getByTestId('upgrade-price').textContent()).toBe(await money(17940, 'USD'));
@@ -338,7 +338,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByTestId('granted').getByText(texts.licenceReady('2025')));
 
       // Returned within 14 days: the money comes back and the licence leaves the page.
-      await page.goto(url(`/${language}/account/licences`));
+      await openInApp(page, `/${language}/account/licences`);
       const licence2025 = page.getByRole('article', { name: 'Shapelab 2025' });
       await reloadUntilShown(page, licence2025);
       await shown(page.getByTestId('licences-seats').getByText(texts.seatsTwo, { exact: false }));
@@ -353,7 +353,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByTestId('licences-seats').getByText(texts.seats, { exact: false }));
 
       // Purchase history names both purchases in the reader's language and shows the refund.
-      await page.goto(url(`/${language}/account/purchase-history`));
+      await openInApp(page, `/${language}/account/purchase-history`);
       const returned = page.getByRole('row').filter({ hasText: texts.perpetualItem('2025') });
       await reloadUntilShown(page, returned.getByText(texts.refundedCustomer(refund), { exact: true }));
       await shown(page.getByRole('row').filter({ hasText: texts.perpetualItem('2024') }));
@@ -370,18 +370,18 @@ for (const language of ['en', 'de'] as const) {
       const monthly = await money(799000, 'HUF');
       expect(monthly).toMatch(/HUF|Ft/);
 
-      await page.goto(url(`/${language}/account/subscription/choose-plan`));
+      await openInApp(page, `/${language}/account/subscription/choose-plan`);
       await shown(page.getByText(monthly, { exact: true }));
       await shown(page.getByText(await money(7990000, 'HUF'), { exact: true }));
       await shown(page.getByText(await money(0, 'HUF'), { exact: true }));
       expect(await page.getByText(/\$/).count()).toBe(0);
 
-      await page.goto(url(`/${language}/perpetual`));
+      await openInApp(page, `/${language}/perpetual`);
       await shown(page.getByRole('article', { name: 'Shapelab 2025' }).getByText(await money(11990000, 'HUF'), { exact: true }));
       await shown(page.getByRole('article', { name: 'Shapelab 2024' }).getByText(await money(9990000, 'HUF'), { exact: true }));
       expect(await page.getByText(/\$/).count()).toBe(0);
 
-      await page.goto(url(`/${language}/checkout-new/subscription/${PRICE_IDS.monthly}`));
+      await openInApp(page, `/${language}/checkout-new/subscription/${PRICE_IDS.monthly}`);
       await checkoutReady(page);
       await shown(page.getByRole('radio', { name: texts.monthlyLabel(monthly) }));
       // A trial: nothing today; the regular price in forints once the launch offer's first payment is made.
@@ -393,12 +393,12 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}/subscription/success$`));
       await shown(page.getByTestId('granted'));
 
-      await page.goto(url(`/${language}/account/subscription`));
+      await openInApp(page, `/${language}/account/subscription`);
       await shown(page.getByText(texts.perMonth(monthly), { exact: true }));
 
       // The licences page: no licence yet (a way to buy one), and the subscription's entitlement.
       const { nextBilledAt } = (await api<{ nextBilledAt: string }>(page, '/subscription/user')).body;
-      await page.goto(url(`/${language}/account/licences`));
+      await openInApp(page, `/${language}/account/licences`);
       const entitlement = page.getByTestId('licences-subscription');
       await shown(entitlement.getByText(texts.monthlyTrial, { exact: true }));
       await shown(entitlement.getByText(texts.nextCharge(longDate(language, nextBilledAt)), { exact: true }));
@@ -407,7 +407,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('link', { name: texts.shop }).click();
       await page.waitForURL(new RegExp(`/${language}/perpetual$`));
 
-      await page.goto(url(`/${language}/account/purchase-history`));
+      await openInApp(page, `/${language}/account/purchase-history`);
       await reloadUntilShown(page, page.getByRole('cell', { name: await money(0, 'HUF'), exact: true }));
       await shown(page.getByRole('cell', { name: texts.monthlyItem, exact: true }));
       expect(await page.getByText(/\$/).count()).toBe(0);

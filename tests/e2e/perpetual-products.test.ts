@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn } from './browser.js';
 
 /**
  * The one-off purchase page `/perpetual` (spec section 2) in Chromium: the perpetual releases on offer
@@ -29,7 +29,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
-      await page.goto(url(`/${language}/account/subscription/choose-plan`));
+      await openInApp(page, `/${language}/account/subscription/choose-plan`);
       await page.getByRole('link', { name: texts.link }).click();
       await page.waitForURL(new RegExp(`/${language}/perpetual$`));
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));

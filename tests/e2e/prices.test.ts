@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newContext, newPage, payWith, seriousViolations, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, newPage, openInApp, payWith, seriousViolations, shown, signIn, url } from './browser.js';
 
 /**
  * Prices a customer understands (issue 20, items 2, 3 and 6), in Chromium on the Paddle stand-in: the
@@ -65,7 +65,7 @@ async function fitsPhone(page: Page): Promise<void> {
 /** Choose-plan's offer, then the checkout of the monthly plan's trial with its launch discount. */
 async function checkoutTexts(page: Page, language: 'en' | 'de') {
   const texts = TEXTS[language];
-  await page.goto(url(`/${language}/account/subscription/choose-plan`));
+  await openInApp(page, `/${language}/account/subscription/choose-plan`);
   await expect.poll(() => page.getByTestId('plan-offer').textContent()).toBe(texts.offer);
   await page.getByRole('link', { name: texts.chooseMonthly }).click();
   await page.waitForURL(/\/checkout-new\/subscription\/pri_/);
@@ -112,7 +112,7 @@ describe('prices in Chromium', () => {
     expect(await page.locator('.MuiChip-root').count()).toBe(0);
 
     // Choose-plan during the trial: the current plan marked, the other one switchable, one way to manage.
-    await page.goto(url('/en/account/subscription/choose-plan'));
+    await openInApp(page, '/en/account/subscription/choose-plan');
     const monthlyCard = page.getByRole('article', { name: 'Monthly' });
     await shown(monthlyCard.getByTestId('plan-mark').getByText(texts.current));
     expect(await page.getByTestId('plan-offer').count()).toBe(0);
@@ -123,7 +123,7 @@ describe('prices in Chromium', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
     // The card update: its own title, in the page and in the provider's frame, and no price anywhere.
-    await page.goto(url('/en/account/payment-options'));
+    await openInApp(page, '/en/account/payment-options');
     await shown(page.getByRole('heading', { name: texts.updateTitle }));
     await page.getByRole('button', { name: texts.enterCard }).click();
     const frame = page.frameLocator('iframe.paddle-frame');
@@ -132,10 +132,14 @@ describe('prices in Chromium', () => {
     expect(await frame.locator('body').textContent()).not.toMatch(/\$|Pay |Yearly|Monthly/);
     expect(await page.locator('body').textContent()).not.toMatch(/\$/);
 
+    // Leaving the page with the provider's overlay open (a link, Back) closes the overlay: it covered the
+    // next screen and took its clicks before.
+    await openInApp(page, '/en/account/subscription');
+    await expect.poll(() => page.locator('iframe.paddle-frame').count()).toBe(0);
+
     // A cancelled trial ends on its date and nothing is billed.
     // The page shows its trial first, as a customer would wait for: a click on "Cancel subscription" while the
     // page was still drawing opened no dialog once in the full suite (2026-11-26, a load average of 15).
-    await page.goto(url('/en/account/subscription'));
     await expect.poll(() => page.getByTestId('subscription-notice').textContent()).toBe(texts.trialActive(trialEnd));
     await page.getByRole('button', { name: texts.cancel }).click();
     await page.getByRole('dialog').getByRole('button', { name: texts.cancel }).click();
@@ -147,7 +151,7 @@ describe('prices in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await fitsPhone(page);
     for (const path of ['/en/account/subscription/choose-plan', '/en/account/payment-options']) {
-      await page.goto(url(path));
+      await openInApp(page, path);
       await shown(page.getByRole('heading', { level: 1 }));
       await fitsPhone(page);
     }

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createVerifiedUser, launchBrowser, newPage, shown, signIn, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn, url } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -73,7 +73,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}$`));
-      await page.goto(url(`/${language}/account/profile`));
+      await openInApp(page, `/${language}/account/profile`);
       await shown(page.getByRole('heading', { level: 1, name: texts.title }));
       await expect(page.getByLabel(texts.firstName).inputValue()).resolves.toBe('E2E');
 
@@ -103,7 +103,7 @@ for (const language of ['en', 'de'] as const) {
       const { page } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}$`));
-      await page.goto(url(`/${language}/account/profile`));
+      await openInApp(page, `/${language}/account/profile`);
       const toggle = page.getByLabel(texts.newsletter);
       await expect(toggle.isChecked()).resolves.toBe(false);
       await toggle.check();
@@ -119,7 +119,7 @@ for (const language of ['en', 'de'] as const) {
       const { page } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}$`));
-      await page.goto(url(`/${language}/account/profile`));
+      await openInApp(page, `/${language}/account/profile`);
       await page.getByLabel(texts.current).fill('not my password 1');
       await page.locator('#new-password').fill('changed secret 77');
       await shown(page.getByText(texts.wrongOld));
@@ -142,7 +142,7 @@ for (const language of ['en', 'de'] as const) {
       const { page } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}$`));
-      await page.goto(url(`/${language}/account/profile`));
+      await openInApp(page, `/${language}/account/profile`);
       await page.getByLabel(texts.coupon).fill('WINTER-26');
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('form', { name: texts.couponForm }).getByRole('alert').getByText(texts.couponInvalid));

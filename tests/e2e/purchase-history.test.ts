@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, payWith, seriousViolations, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, seriousViolations, shown, signIn } from './browser.js';
 
 /**
  * Issue 20, items 4, 5 and 9 in Chromium on the Paddle stand-in: a consumer in Germany buys with only
@@ -54,12 +54,12 @@ describe('billing details, purchase history and the localized catalogue in Chrom
     expect((await api(page, '/users/me', { method: 'PATCH', body: { country: 'DE' } })).status).toBe(200);
 
     // The catalogue in German (Paddle custom_data.i18n.de).
-    await page.goto(url('/de/perpetual'));
+    await openInApp(page, '/de/perpetual');
     await shown(page.getByRole('article', { name: 'Shapelab 2025' }).getByText('Die Version 2025 zum Behalten, mit ihren Updates.', { exact: true }));
     expect(await page.getByText('The 2025 release to keep, with its updates.').count()).toBe(0);
 
     // A consumer: the region dialog starts from the profile's country and asks only for the postcode.
-    await page.goto(url(`/de/checkout-new/perpetual/${PRICE_IDS.perpetual2024}`));
+    await openInApp(page, `/de/checkout-new/perpetual/${PRICE_IDS.perpetual2024}`);
     await checkoutReady(page);
     await page.getByRole('button', { name: 'Region und USt-IdNr.' }).click();
     const dialog = page.getByRole('dialog');
@@ -78,7 +78,7 @@ describe('billing details, purchase history and the localized catalogue in Chrom
     await page.waitForURL(/\/de\/perpetual\/success$/);
 
     // Then as a business with a VAT number, on billing info: reverse-charged, no tax.
-    await page.goto(url('/de/account/billing-info'));
+    await openInApp(page, '/de/account/billing-info');
     const form = page.getByTestId('billing-info');
     await expect.poll(() => form.getByLabel('Postleitzahl').inputValue()).toBe('10117');
     await form.getByLabel('Ich kaufe als Unternehmen').check();
@@ -91,7 +91,7 @@ describe('billing details, purchase history and the localized catalogue in Chrom
     await form.getByLabel(/^Ort/).fill('Berlin');
     await form.getByRole('button', { name: 'Speichern' }).click();
     await shown(page.getByRole('alert').getByText('Deine Rechnungsdaten sind gespeichert.'));
-    await page.goto(url(`/de/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`));
+    await openInApp(page, `/de/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`);
     await checkoutReady(page);
     // 299.00 with the upgrade discount of an owner of 2024 (40% off), and no tax: a German business with a VAT number is reverse-charged.
     await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe('179,40\u00a0$');
@@ -122,7 +122,7 @@ describe('billing details, purchase history and the localized catalogue in Chrom
         { timeout: 20_000 },
       )
       .toEqual(['paid', 'refunded']);
-    await page.goto(url('/de/account/purchase-history'));
+    await openInApp(page, '/de/account/purchase-history');
     const row2024 = page.getByRole('row').filter({ hasText: 'Shapelab 2024 Dauerlizenz' });
     const row2025 = page.getByRole('row').filter({ hasText: 'Shapelab 2025 Dauerlizenz' });
     await shown(row2024.getByTestId('purchase-status').getByText('Erstattet', { exact: true }));
@@ -137,22 +137,22 @@ describe('billing details, purchase history and the localized catalogue in Chrom
     expect(await seriousViolations(page)).toEqual([]);
 
     // The same in English, by cheap looks.
-    await page.goto(url('/en/account/purchase-history'));
+    await openInApp(page, '/en/account/purchase-history');
     await shown(page.getByRole('row').filter({ hasText: 'Shapelab 2024 perpetual licence' }).getByText('Refunded', { exact: true }));
     await shown(page.getByRole('row').filter({ hasText: 'Shapelab 2025 perpetual licence' }).getByText('Paid', { exact: true }));
-    await page.goto(url('/en/account/billing-info'));
+    await openInApp(page, '/en/account/billing-info');
     await expect.poll(() => page.getByLabel("I'm buying as a business").isChecked()).toBe(true);
 
     // A 390 px phone: purchases are cards, and neither page is wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(url('/de/account/purchase-history'));
+    await openInApp(page, '/de/account/purchase-history');
     const cards = page.getByRole('list', { name: 'Kaufhistorie' }).getByRole('listitem');
     await expect.poll(() => cards.count()).toBe(2);
     await shown(cards.filter({ hasText: 'Shapelab 2024 Dauerlizenz' }).getByText('Erstattet', { exact: true }));
     expect(await page.getByRole('table').count()).toBe(0);
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.goto(url('/de/account/billing-info'));
+    await openInApp(page, '/de/account/billing-info');
     await expect.poll(() => page.getByLabel('Firmenname').inputValue()).toBe('Analytical Engines GmbH');
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     expect(await seriousViolations(page)).toEqual([]);

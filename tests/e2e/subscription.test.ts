@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, payWith, shown, signIn, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Buying and managing a subscription in Chromium on the Paddle stand-in (issue "Buying in the browser"):
@@ -108,7 +108,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
-      await page.goto(url(`/${language}/account/subscription/choose-plan`));
+      await openInApp(page, `/${language}/account/subscription/choose-plan`);
       await shown(page.getByRole('heading', { level: 1, name: texts.choosePlan }));
       await shown(page.getByText(texts.twoMonthsFree));
       await shown(page.getByText(texts.yearlyPrice));
@@ -134,7 +134,7 @@ for (const language of ['en', 'de'] as const) {
       const trialEnd = new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(trialEndsAt));
       await shown(page.getByTestId('granted').getByText(texts.trialStarted(trialEnd)));
 
-      await page.goto(url(`/${language}/account/subscription`));
+      await openInApp(page, `/${language}/account/subscription`);
       await shown(page.getByText(texts.daysLeft(Math.ceil((Date.parse(trialEndsAt) - Date.now()) / 86_400_000))));
       await shown(page.getByText('VISA •••• 4242'));
       await shown(page.getByText(texts.statusTrial, { exact: true }));
@@ -158,7 +158,7 @@ for (const language of ['en', 'de'] as const) {
       await continueDialog.getByRole('button', { name: texts.continue }).click();
       await shown(page.getByText(texts.statusTrial, { exact: true }));
 
-      await page.goto(url(`/${language}/account/payment-options`));
+      await openInApp(page, `/${language}/account/payment-options`);
       await shown(page.getByTestId('payment-method').getByText(texts.card4242));
       await page.getByRole('button', { name: texts.updatePayment }).click();
       await payWith(page, '4000 0000 0000 0341');
@@ -185,7 +185,7 @@ for (const language of ['en', 'de'] as const) {
       await page.route('**/paddle-sandbox/paddle.js', (route) => route.abort());
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
-      await page.goto(url(`/${language}/checkout-new/subscription`));
+      await openInApp(page, `/${language}/checkout-new/subscription`);
       await shown(page.getByRole('alert').getByText(texts.scriptFailed));
     });
 
@@ -194,7 +194,7 @@ for (const language of ['en', 'de'] as const) {
       const { page, errors } = await newPage(browser);
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
-      await page.goto(url(`/${language}/checkout-new/subscription`));
+      await openInApp(page, `/${language}/checkout-new/subscription`);
       await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
       await page.getByRole('button', { name: texts.perpetual }).click();
       await page.waitForURL(/\/checkout-new\/perpetual$/);
@@ -216,18 +216,18 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByTestId('granted').getByText(texts.licence));
 
       // The owned release is no longer offered: asked for by its price, the checkout sends to choose-plan.
-      await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`));
+      await openInApp(page, `/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`);
       await page.waitForURL(new RegExp(`/${language}/account/subscription/choose-plan$`));
       await shown(page.getByTestId('licence-notice').getByText('Shapelab 2025', { exact: false }));
       // A humble-bundle checkout takes only humble-bundle codes.
-      await page.goto(url(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}?discountCode=WELCOME20&humbleBundle=true`));
+      await openInApp(page, `/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}?discountCode=WELCOME20&humbleBundle=true`);
       await shown(page.getByRole('alert').getByText(texts.notHumble));
-      await page.goto(url(`/${language}/checkout-new/perpetual`));
+      await openInApp(page, `/${language}/checkout-new/perpetual`);
       await shown(page.getByRole('radiogroup'));
       expect(await page.getByRole('radio').count()).toBe(1);
       expect(await page.getByText('Shapelab 2025', { exact: false }).count()).toBe(0);
 
-      await page.goto(url(`/${language}/account/purchase-history`));
+      await openInApp(page, `/${language}/account/purchase-history`);
       await shown(page.getByRole('cell', { name: texts.discountedTotal }));
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: texts.download }).click()]);
       expect(download.suggestedFilename()).toMatch(/^invoice-SBX-\d+\.pdf$/);
