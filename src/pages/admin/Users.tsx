@@ -23,7 +23,7 @@ import { UserCards } from './users/UserCards.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
 import { UsersToolbar } from './users/UsersToolbar.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
-import { GRID_BOX_SX, SEARCH_MAX_LENGTH } from './users/view.js';
+import { GRID_BOX_SX, SEARCH_MAX_LENGTH, type FilterName } from './users/view.js';
 import './adminTexts.js';
 
 /** The DataGrid and its code, only where the list is a table (see the page's comment). */
@@ -140,13 +140,18 @@ export default function UsersPage({ titleKey }: PageProps) {
     );
   }
 
-  async function exportCsv() {
+  const exportCsv = useCallback(async () => {
     setExporting(true);
     // Through the data provider (bearer token), as the other downloads: the CSV arrives as text.
     const csv = await read<string | null>(`/users/export${exportQueryOf(view)}`);
     if (csv !== undefined) saveFile(csv ?? '', `shapelab-users-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv;charset=utf-8');
     setExporting(false);
-  }
+  }, [read, view]);
+  // Stable, so the filter bar (memo) is not drawn again when the list's answer arrives.
+  const filters = view.filters;
+  const onFilter = useCallback((name: FilterName, value: string | undefined) => show({ filters: { ...filters, [name]: value } }), [show, filters]);
+  const onClearFilters = useCallback(() => show({ filters: {} }), [show]);
+  const onExport = useCallback(() => void exportCsv(), [exportCsv]);
 
   function runConfirmed() {
     if (!confirming) return;
@@ -178,10 +183,10 @@ export default function UsersPage({ titleKey }: PageProps) {
         sx={{ mb: 2, width: '100%', maxWidth: 420 }}
       />
       <UsersToolbar
-        filters={view.filters}
-        onFilter={(name, value) => show({ filters: { ...view.filters, [name]: value } })}
-        onClear={() => show({ filters: {} })}
-        onExport={() => void exportCsv()}
+        filters={filters}
+        onFilter={onFilter}
+        onClear={onClearFilters}
+        onExport={onExport}
         exporting={exporting}
       />
       <BulkActions count={selectedIds.length} busy={bulkMutation.isPending} onAction={setBulk} />

@@ -40,9 +40,10 @@ export interface UserCardsProps extends UsersListProps {
  * a card with their name linking to their page, email, plan, verification, role and registration, a box to
  * select them for the bulk actions and a menu with the grid's row actions. The order, the page and the page
  * size are the grid's (the view in the address), set by selects and the pager. It needs none of the
- * DataGrid's code, the largest part of the screen's on a wider screen.
+ * DataGrid's code, the largest part of the screen's on a wider screen. Drawn again only when one of its
+ * props changes, not each time the page's other state does.
  */
-export function UserCards({ rows, total, loading, view, show, noRowsLabel, selection, onSelection, selfId, onAction, userPath }: UserCardsProps) {
+export const UserCards = memo(function UserCards({ rows, total, loading, view, show, noRowsLabel, selection, onSelection, selfId, onAction, userPath }: UserCardsProps) {
   const { t } = useTranslation();
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: AdminUser } | null>(null);
   const openMenu = useCallback((anchor: HTMLElement, user: AdminUser) => setMenu({ anchor, user }), []);
@@ -158,7 +159,7 @@ export function UserCards({ rows, total, loading, view, show, noRowsLabel, selec
       </Menu>
     </Box>
   );
-}
+});
 
 /** Cards drawn in one task (Staggered): a page of 25 at once was the phone's longest task at Lighthouse's 4x CPU. */
 const CARDS_PER_PART = 5;

@@ -3,14 +3,16 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Download from '@mui/icons-material/FileDownloadOutlined';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FILTER_NAMES, FILTER_VALUES, type FilterName, type UsersFilters } from './view.js';
 
 /**
  * The users grid's filter bar (issue 21): one select per filter ("Any" leaves it out), a reset, and the
- * CSV export of what the grid lists. Wraps on a phone.
+ * CSV export of what the grid lists. Wraps on a phone. Drawn again only when one of its props changes, not
+ * each time the list's answer or the page's other state does (its selects are the page's heaviest fields).
  */
-export function UsersToolbar({
+export const UsersToolbar = memo(function UsersToolbar({
   filters,
   onFilter,
   onClear,
@@ -56,4 +58,4 @@ export function UsersToolbar({
       </Button>
     </Box>
   );
-}
+});
