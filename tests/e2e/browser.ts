@@ -9,6 +9,7 @@ import { openDatabase } from '../../server/db/index.js';
 import { hashPassword } from '../../server/modules/auth/passwords.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 import { WAITING_PARTS } from '../../src/components/Staggered.js';
+import { splitLocale } from '../../src/routing/locale.js';
 
 /** The worker's browser, the files holding it, and the timer that closes it once none has for a moment. */
 interface WorkerBrowser {
@@ -23,9 +24,9 @@ const CLOSE_WHEN_UNHELD_MS = 2_000;
  * The system Chromium, headless, with the flags this machine needs and V8's later tiering (scripts/chromium.ts);
  * Playwright gives it a fresh profile. Browser files that share a worker's modules (the e2e project) share one
  * browser, and with it the kept tabs (see newPage): a file's `browser.close()` lets go of it, and it closes
- * when no file has held it for two seconds. A launch and the first page in its new renderer cost some 2 CPU
- * seconds a file that the next file in the worker now spends on its test instead (bench/README.md, "Time of
- * `npm test`"). A file that needs a browser of its own (a setting no cleaning resets) launches one itself.
+ * when no file has held it for two seconds: a launch and a first page in a new renderer cost a file about a
+ * CPU second (bench/README.md, "Time of `npm test`"). A file that needs a browser of its own (a setting no
+ * cleaning resets) calls Playwright's `chromium.launch` itself.
  */
 export function launchBrowser(): Promise<Browser> {
   if (workerBrowser) {
@@ -224,10 +225,17 @@ export async function signIn(page: Page, path: string, email: string, password: 
   await page.getByRole('button', { name: submit }).click();
 }
 
-/** The language prefix of an address's path (`/de/account` is German, `/en/account` English, `/account` neither). */
-function languageOf(pathname: string): string {
-  const first = pathname.split('/')[1] ?? '';
-  return first === 'de' || first === 'en' ? first : '';
+/** Whether the tab shows the running app: an address of the test server whose root the app has rendered into. */
+export async function showsApp(page: Page): Promise<boolean> {
+  return page.url().startsWith(inject('baseUrl')) && (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0));
+}
+
+/** Moves the running app's router to `address` (a path and query), as its links do: the history changes and the router renders the route. */
+export async function moveRouter(page: Page, address: string): Promise<void> {
+  await page.evaluate((path) => {
+    window.history.pushState(null, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, address);
 }
 
 /**
@@ -235,25 +243,19 @@ function languageOf(pathname: string): string {
  * customer's click in a menu or on a button, and the new screen asks the server for its data as it mounts.
  * A load of the address costs Chromium about four times as much CPU (0.85 against 0.23 CPU s a signed-in
  * screen, bench/README.md, "Time of `npm test`"). The address is loaded instead when the tab does not show
- * the app at its origin and in that language, or shows that very address already (the screen would stay as
- * it is, with what it read before). As after a load, the caller waits for what it reads next.
+ * the app, shows it in another language, or shows that very address already (the screen would stay as it
+ * is, with what it read before). As after a load, the caller waits for what it reads next.
  */
 export async function openInApp(page: Page, path: string): Promise<void> {
   const target = new URL(url(path));
   const current = new URL(page.url());
-  const elsewhere =
-    current.origin !== target.origin ||
-    languageOf(current.pathname) !== languageOf(target.pathname) ||
-    `${current.pathname}${current.search}` === `${target.pathname}${target.search}`;
-  const appShown = !elsewhere && (await page.evaluate(() => document.getElementById('root')?.hasChildNodes() ?? false));
-  if (!appShown) {
+  const sameScreen = `${current.pathname}${current.search}` === `${target.pathname}${target.search}`;
+  const otherLanguage = splitLocale(current.pathname).locale !== splitLocale(target.pathname).locale;
+  if (sameScreen || otherLanguage || !(await showsApp(page))) {
     await page.goto(target.href);
     return;
   }
-  await page.evaluate((address) => {
-    window.history.pushState(null, '', address);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-  }, `${target.pathname}${target.search}`);
+  await moveRouter(page, `${target.pathname}${target.search}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, newContext, scrollToEnd, seriousViolations, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, moveRouter, newContext, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -102,15 +102,13 @@ async function settled(page: Page, address: string): Promise<void> {
  * the new one's code loads). A route on the same page as the one before re-renders that page in place.
  */
 async function visit(page: Page, address: string, samePage: boolean): Promise<void> {
-  const running = page.url().startsWith(inject('baseUrl')) && (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0));
-  if (!running) {
+  if (!(await showsApp(page))) {
     await page.goto(url(address));
   } else {
-    await page.evaluate((path) => {
+    await page.evaluate(() => {
       for (const heading of document.querySelectorAll('h1')) heading.dataset.walkLeft = 'true';
-      window.history.pushState(null, '', path);
-      window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-    }, address);
+    });
+    await moveRouter(page, address);
     if (!samePage) {
       await expect
         .poll(() => page.locator('h1:not([data-walk-left])').first().isVisible(), { message: `${address} never replaced the previous page`, timeout: 45_000 })
