@@ -20,6 +20,9 @@ async function signedIn(language: 'en' | 'de'): Promise<{ page: Page; errors: st
   const opened = await newPage(browser);
   await signIn(opened.page, `/${language}/login`, user.email, user.password, language === 'en' ? /^sign in$/i : /^anmelden$/i);
   await opened.page.waitForURL((address) => !address.pathname.endsWith('/login'));
+  // The screen after the sign-in has read the user before the test counts reads: its request, sent after the
+  // address changed, was once counted as the next load's (a full suite on two cores, 2026-11-27).
+  await shown(opened.page.getByRole('heading', { level: 1 }));
   return opened;
 }
 
