@@ -1,5 +1,6 @@
 import { initializePaddle, type Paddle, type PaddleEventData } from '@paddle/paddle-js';
 import type { PaddleConfig } from '../../contract/billing.js';
+import { useEffect, useRef } from 'react';
 import { http } from '../../providers/index.js';
 
 let loading: Promise<Paddle> | null = null;
@@ -46,4 +47,20 @@ export function listenToPaddle(handler: (event: PaddleEventData) => void): () =>
   return () => {
     if (listener === handler) listener = null;
   };
+}
+
+/**
+ * Whether the calling page has opened the provider's overlay (the page sets `current` when it does), and the
+ * overlay closed when the page is left (Back, a link): it lives outside React and would otherwise cover the
+ * next screen and take its clicks.
+ */
+export function useCheckoutOverlay(): { current: boolean } {
+  const opened = useRef(false);
+  useEffect(
+    () => () => {
+      if (opened.current) void loadPaddle().then((paddle) => paddle.Checkout.close());
+    },
+    [],
+  );
+  return opened;
 }

@@ -2,13 +2,13 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useNotification, useOne } from '@refinedev/core';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { createCheckoutDispatcher } from '../../billing/checkout-events.js';
-import { listenToPaddle, loadPaddle } from '../../billing/paddle.js';
+import { listenToPaddle, loadPaddle, useCheckoutOverlay } from '../../billing/paddle.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
@@ -27,14 +27,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
   const subscription = found && found.status !== 'canceled' ? found : null;
   const { result: method } = useOne<PaymentMethod, DataError>({ resource: 'payment-method', id: 'me', queryOptions: { enabled: subscription !== null } });
   const { mutateAsync: openPaymentMethodCheckout } = useCustomMutation<{ transactionId: string }, DataError>();
-  // The provider's overlay lives outside the page: leaving the page (Back, a link) closes it, as the checkout does.
-  const opened = useRef(false);
-  useEffect(
-    () => () => {
-      if (opened.current) void loadPaddle().then((paddle) => paddle.Checkout.close());
-    },
-    [],
-  );
+  const opened = useCheckoutOverlay();
 
   useEffect(
     () =>

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import type { CheckoutResponse } from '../../../../contract/billing.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { createCheckoutDispatcher, type CheckoutHandlers } from '../../../billing/checkout-events.js';
-import { listenToPaddle, loadPaddle } from '../../../billing/paddle.js';
+import { listenToPaddle, loadPaddle, useCheckoutOverlay } from '../../../billing/paddle.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { HUMBLE_BUNDLE_KEY } from '../../../routing/guard.js';
 import type { Kind } from './useCheckoutOptions.js';
@@ -46,7 +46,7 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [providerError, setProviderError] = useState<string | null>(null);
   const [discountWarned, setDiscountWarned] = useState(0);
-  const opened = useRef(false);
+  const opened = useCheckoutOverlay();
   const create = useRef(createTransaction);
   create.current = createTransaction;
 
@@ -108,12 +108,11 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
     return () => {
       cancelled = true;
     };
-  }, [priceId, discountId, language, customerVersion]);
+  }, [priceId, discountId, language, customerVersion, opened]);
 
   useEffect(
     () => () => {
       sessionStorage.removeItem(HUMBLE_BUNDLE_KEY);
-      if (opened.current) void loadPaddle().then((paddle) => paddle.Checkout.close());
     },
     [],
   );
