@@ -49,11 +49,15 @@ export function chunkClosure(manifest: Manifest, keys: string[]): string[] {
 }
 
 /**
- * What a screen loads on demand, after a click (a dialog), rather than as it first shows: left out of the
- * first screen's lazy parts below.
+ * What a screen loads on demand rather than as it first shows: after a click (a dialog), or as the reader
+ * comes to it (the home's profile sections, below the overview, drawn only once they come on screen or the
+ * user scrolls, taps or types: src/components/Staggered.tsx). Left out of the first screen's lazy parts
+ * below, so the page does not name them for preloading: the home's sections were twelve chunks downloaded
+ * beside the overview's code and data on every first visit, which nothing on a phone's first screen shows.
  */
 export const ON_DEMAND_MODULES = new Set([
   'src/pages/account/profile/ChangeEmail.tsx',
+  'src/pages/account/profile/ProfileSections.tsx',
   'src/pages/checkout/new/DiscountDialog.tsx',
   'src/pages/checkout/new/RegionDialog.tsx',
 ]);

@@ -75,6 +75,14 @@ describe('the first screen’s code comes with the page', () => {
     // The screen was rendered whole: no loading spinner is left, and the form holds the user's email.
     await expect.poll(() => page.getByRole('progressbar').count()).toBe(0);
 
+    // The home names its overview's code but not the profile sections below it: those load as they come on
+    // screen (scripts/bundle-weights.ts, ON_DEMAND_MODULES), not beside the overview on every first visit.
+    const home = await (await page.goto(url('/')))?.text();
+    await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
+    const homeNames = [...(home ?? '').matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1] ?? '');
+    expect(homeNames.some((href) => /\/assets\/Home-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(homeNames.filter((href) => /\/assets\/(ProfileSections|PasswordForm|YourData)-/.test(href))).toEqual([]);
+
     await page.getByRole('button', { name: 'Open account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
