@@ -32,7 +32,6 @@ export function AccountHeader() {
   const location = useLocation();
   const navigate = useNavigate();
   const { data: user } = useGetIdentity<Me>();
-  const { mutate: logout } = useLogout<{ redirectTo: string }>();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const adminArea = isAdminPath(splitLocale(location.pathname).path);
@@ -111,16 +110,29 @@ export function AccountHeader() {
             </CanAccess>
           ))}
           <Divider />
-          <MenuItem
-            onClick={() => {
-              setAnchor(null);
-              logout({ redirectTo: localize(adminArea ? ADMIN_LOGIN_PATH : LOGIN_PATH) });
-            }}
-          >
-            {t('menu.logout')}
-          </MenuItem>
+          <SignOutItem redirectTo={localize(adminArea ? ADMIN_LOGIN_PATH : LOGIN_PATH)} onClick={close} />
         </Menu>
       </Toolbar>
     </AppBar>
+  );
+}
+
+/**
+ * The account menu's "Sign out". Its own component, so Refine's logout hook (a mutation, the router's
+ * bindings, the notifications) is set up when the menu opens, not in every render of the top bar during
+ * each signed-in screen's load (the top bar was 57 of a 95 ms task on Lighthouse's phone, 2026-11-27).
+ */
+function SignOutItem({ redirectTo, onClick }: { redirectTo: string; onClick: () => void }) {
+  const { t } = useTranslation();
+  const { mutate: logout } = useLogout<{ redirectTo: string }>();
+  return (
+    <MenuItem
+      onClick={() => {
+        onClick();
+        logout({ redirectTo });
+      }}
+    >
+      {t('menu.logout')}
+    </MenuItem>
   );
 }
