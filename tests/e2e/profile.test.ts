@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn, url } from './browser.js';
+import { apiLogin, createVerifiedUser, launchBrowser, newPage, openInApp, scrollTo, shown, signIn, url } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -147,6 +147,27 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('button', { name: texts.redeem }).click();
       await shown(page.getByRole('form', { name: texts.couponForm }).getByRole('alert').getByText(texts.couponInvalid));
       await expect(page.getByLabel(texts.coupon).inputValue()).resolves.toBe('WINTER-26');
+    });
+
+    it('a download of the desktop application is recorded on the account (spec section 7)', async () => {
+      const user = await createVerifiedUser(language);
+      const { page } = await newPage(browser);
+      // The builds' host answers a file, as it does: the tab stays on the page and the download starts.
+      await page.route('https://downloads.shapelab.app/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="Shapelab"' }, body: 'build' }),
+      );
+      await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
+      await page.waitForURL(new RegExp(`/${language}$`));
+      await openInApp(page, `/${language}/account/profile`);
+      const build = page.getByTestId('download-shapelab').getByRole('link').first();
+      await scrollTo(build);
+      const recorded = page.waitForResponse((response) => response.url().endsWith('/api/users/downloadedShapelab') && response.request().method() === 'POST', {
+        timeout: 10_000,
+      });
+      await build.click();
+      const response = await recorded;
+      expect(response.status()).toBe(200);
+      await expect(response.json()).resolves.toEqual({ recorded: true });
     });
   });
 }
