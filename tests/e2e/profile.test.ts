@@ -151,7 +151,7 @@ for (const language of ['en', 'de'] as const) {
 
     it('a download of the desktop application is recorded on the account (spec section 7)', async () => {
       const user = await createVerifiedUser(language);
-      const { page } = await newPage(browser);
+      const { page, errors } = await newPage(browser);
       // The builds' host answers a file, as it does: the tab stays on the page and the download starts.
       await page.route('https://downloads.shapelab.app/**', (route) =>
         route.fulfill({ status: 200, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="Shapelab"' }, body: 'build' }),
@@ -168,6 +168,7 @@ for (const language of ['en', 'de'] as const) {
       const response = await recorded;
       expect(response.status()).toBe(200);
       await expect(response.json()).resolves.toEqual({ recorded: true });
+      expect(errors).toEqual([]);
     });
   });
 }
