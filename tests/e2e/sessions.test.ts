@@ -173,8 +173,12 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('heading', { level: 1, name: texts.choosePlan }));
       expect(await signupSource(email)).toBe(`web|${coupon}|1`);
 
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/logout'));
       await signOut(page, texts);
-      await page.waitForURL(new RegExp(`/${language}/login$`));
+      await answered;
+      // The answer itself sends the user on (Refine's logout), not a later check of the session, which took
+      // some 7 s more when the sign-out's own redirect was lost with its unmounted menu item.
+      await page.waitForURL(new RegExp(`/${language}/login$`), { timeout: 4_000 });
       await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
       expect(errors).toEqual([]);
@@ -243,6 +247,26 @@ for (const language of ['en', 'de'] as const) {
       await second.waitForURL(new RegExp(`/${language}/login`));
       await shown(second.getByRole('heading', { level: 1, name: texts.loginTitle }));
       // The offline token is revoked on the server too: it cannot renew anything any more.
+    });
+
+    it('a sign-out the server answers slowly still ends on the sign-in page', async () => {
+      const { page, errors } = await newPage(browser);
+      await signInWith(page, language, email, false, texts);
+      await shown(page.getByRole('heading', { level: 1, name: texts.home }));
+      // The menu closes (and its Sign out item unmounts) long before this answer comes.
+      await page.route('**/api/auth/logout', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await route.continue();
+      });
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/logout'));
+      await signOut(page, texts);
+      await answered;
+      // The answer itself sends the user on (Refine's logout), not a later check of the session, which took
+      // some 7 s more when the sign-out's own redirect was lost with its unmounted menu item.
+      await page.waitForURL(new RegExp(`/${language}/login$`), { timeout: 4_000 });
+      await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+      expect(errors).toEqual([]);
     });
   });
 }
