@@ -50,7 +50,8 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
   // A session is placed in storage first (Lighthouse is told not to wipe it), as a returning user's browser.
   await runAppOnce(tab, portal, page.session ? token : '');
   // The returning visit: the page twice (see above), as the customer saw it before.
-  for (let showing = 0; showing < (process.env.LIGHTHOUSE_COLD ? 0 : 2); showing++) {
+  const showings = process.env.LIGHTHOUSE_COLD ? 0 : 2;
+  for (let showing = 0; showing < showings; showing++) {
     await tab.goto(`${portal.url}${page.path}`);
     await tab.waitForSelector('h1');
     // What the page draws after its heading (sections as they come, their chunks) has time to arrive, and

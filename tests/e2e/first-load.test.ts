@@ -19,6 +19,8 @@ afterAll(async () => {
 const firstVisit = async () => newPage(browser, await newContext(browser, { locale: 'en-US' }));
 
 const preloads = (page: Page) => page.locator('link[rel=modulepreload]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+/** The chunks a page names as the server sent it (the app adds links of its own once running). */
+const namedIn = (html: string | undefined) => [...(html ?? '').matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1] ?? '');
 const sessionHint = async (page: Page) => (await page.context().cookies()).find((cookie) => cookie.name === 'shapelab_signed_in')?.value;
 
 describe('the first screen’s code comes with the page', () => {
@@ -64,8 +66,7 @@ describe('the first screen’s code comes with the page', () => {
     const served = await (await page.goto(url('/account/profile')))?.text();
     await shown(page.getByRole('heading', { level: 1, name: 'Profile' }));
     await shown(page.getByRole('heading', { name: 'Delete account' }));
-    // As served: the app adds links of its own once running.
-    const named = [...(served ?? '').matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1] ?? '');
+    const named = namedIn(served);
     for (const chunk of ['AccountLayout', 'AccessGate', 'Profile', 'refine', 'account', 'PasswordForm', 'YourData']) {
       expect(named.some((href) => new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(href)), chunk).toBe(true);
     }
@@ -79,7 +80,7 @@ describe('the first screen’s code comes with the page', () => {
     // screen (scripts/bundle-weights.ts, ON_DEMAND_MODULES), not beside the overview on every first visit.
     const home = await (await page.goto(url('/')))?.text();
     await shown(page.getByRole('heading', { level: 1, name: 'Account overview' }));
-    const homeNames = [...(home ?? '').matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1] ?? '');
+    const homeNames = namedIn(home);
     expect(homeNames.some((href) => /\/assets\/Home-[\w-]+\.js$/.test(href))).toBe(true);
     expect(homeNames.filter((href) => /\/assets\/(ProfileSections|PasswordForm|YourData)-/.test(href))).toEqual([]);
 
