@@ -2,7 +2,7 @@ import { matchResourceFromRoute, ResourceContext } from '@refinedev/core';
 import reactRouterProvider from '@refinedev/react-router';
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { matchPath, MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../src/refine.js';
 import { resourceAt, routerProvider } from '../../src/routing/routerProvider.js';
@@ -22,10 +22,26 @@ describe('the router binding finds an address’s resource once', () => {
     expect(addresses.length).toBeGreaterThan(20);
     for (const address of addresses) {
       const first = resourceAt(address, resources);
-      expect(first, address).toEqual(matchResourceFromRoute(address, resources));
+      const { routeParams, ...match } = first;
+      const refines = matchResourceFromRoute(address, resources);
+      expect(match, address).toEqual(refines);
+      expect(routeParams, address).toEqual((refines.matchedRoute && matchPath(refines.matchedRoute, address)?.params) || {});
       expect(resourceAt(address, resources), address).toBe(first);
     }
-    expect(resourceAt('/admin/users/u-7', resources).resource?.name).toBe('users');
+    expect(resourceAt('/admin/users/u-7', resources)).toMatchObject({ resource: { name: 'users' }, routeParams: { id: 'u-7' } });
+  });
+
+  it('gives a component the same parse function in every render of one address, so what Refine derives from it is kept', () => {
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <ResourceContext.Provider value={{ resources }}>
+        <MemoryRouter initialEntries={['/admin/users/u-7']}>{children}</MemoryRouter>
+      </ResourceContext.Provider>
+    );
+    const { result, rerender } = renderHook(() => (routerProvider.parse as () => () => unknown)(), { wrapper });
+    const first = result.current;
+    rerender();
+    expect(result.current).toBe(first);
+    expect(first()).toMatchObject({ resource: { name: 'users' }, id: 'u-7' });
   });
 
   it('parses an address as @refinedev/react-router does: resource, action, id, path and query parameters', () => {
