@@ -23,19 +23,13 @@ const INPUTS = [
   'scripts/route-preload-plugin.ts',
 ];
 
-/**
- * The files and folders the lint guard-rail test (tests/unit/guard-rails.test.ts) writes into src/ and
- * providers/ for a moment (`__probe__.ts`, `__probe__/Page.tsx`, `__probe_ok__.tsx`...); nothing imports them.
- */
-const PROBE_PREFIX = '__probe';
-
 function addFiles(target: string, into: string[]): void {
   if (!existsSync(target)) return;
   if (!statSync(target).isDirectory()) {
     into.push(target);
     return;
   }
-  for (const entry of readdirSync(target).sort()) if (!entry.startsWith(PROBE_PREFIX)) addFiles(path.join(target, entry), into);
+  for (const entry of readdirSync(target).sort()) addFiles(path.join(target, entry), into);
 }
 
 /**

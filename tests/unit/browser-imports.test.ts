@@ -46,10 +46,9 @@ function resolveRelative(from: string, specifier: string): string | undefined {
   return [`${bare}.ts`, `${bare}.tsx`, target, path.join(target, 'index.ts')].find((candidate) => existsSync(candidate) && candidate.match(/\.tsx?$/));
 }
 
-/** The source files under `dir`, without the lint probes that tests/unit/guard-rails.test.ts writes there while it runs. */
+/** The source files under `dir`. */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.name.startsWith('__probe')) return [];
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
     return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
