@@ -79,10 +79,15 @@ describeEachDatabase(
     });
 
     it('forgot password answers a registered address as fast as an unknown one, although its mail is slow', async () => {
+      // Nine of each, the known address first in one round and the unknown in the next: on a machine busy
+      // with other work (npm test runs its lint beside the tests), five of each in a fixed order once
+      // differed by 25 ms, the previous request's mail job landing on the same side each time.
+      const rounds = 9;
       const times = { known: [] as number[], unknown: [] as number[] };
-      for (let i = 0; i < 5; i += 1) {
+      for (let i = 0; i < rounds; i += 1) {
         const user = await server().createUser();
-        for (const [kind, email] of [['known', user.email], ['unknown', `nobody-${randomBytes(4).toString('hex')}@example.com`]] as const) {
+        const pair = [['known', user.email], ['unknown', `nobody-${randomBytes(4).toString('hex')}@example.com`]] as const;
+        for (const [kind, email] of i % 2 === 0 ? pair : [...pair].reverse()) {
           const started = performance.now();
           const response = await server().app.inject({
             method: 'GET',
@@ -93,7 +98,7 @@ describeEachDatabase(
           expect(response.json()).toEqual({ ok: true });
         }
       }
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[2] as number;
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(rounds / 2)] as number;
       expect(median(times.known) - median(times.unknown)).toBeLessThan(SMTP_DELAY_MS / 2);
     });
 
