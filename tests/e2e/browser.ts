@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { expect, inject, onTestFinished } from 'vitest';
 import { TEST_CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../../scripts/chromium.js';
 import { openDatabase } from '../../server/db/index.js';
-import { hashPassword } from '../../server/modules/auth/passwords.js';
+import { testPasswordHash } from '../fixtures/password-hash.js';
 import { UsersRepo } from '../../server/modules/users/repo.js';
 import { WAITING_PARTS } from '../../src/components/Staggered.js';
 import { splitLocale } from '../../src/routing/locale.js';
@@ -191,7 +191,7 @@ export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<
       {
         id: randomUUID(),
         email,
-        password_hash: await hashPassword(password),
+        password_hash: await testPasswordHash(password),
         first_name: 'E2E',
         last_name: 'User',
         email_verified_at: now,
