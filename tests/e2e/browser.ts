@@ -180,32 +180,47 @@ export async function newPage(browser: Browser, context?: BrowserContext): Promi
   return { context: taken.context, page: taken.page, errors };
 }
 
+/**
+ * The accounts this worker writes, one after another. Each write opens its own connection to the server's
+ * SQLite file and inserts in one transaction across several awaits; a second one started meanwhile in this
+ * thread waits for the first one's lock in SQLite's busy handler, which blocks the thread, so the first
+ * can never commit: after 5 s the second fails with SQLITE_BUSY, and the server's own writes wait that
+ * long too. Five accounts made at once (tests/e2e/home.test.ts) did so once the password hash, which used
+ * to space them out, was worked out once (2026-11-27).
+ */
+let accountWrites: Promise<unknown> = Promise.resolve();
+
 /** A verified account with the user role, written straight into the server's database. */
 export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<{ email: string; password: string }> {
-  const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
-  try {
-    const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
-    const password = 'e2e password 42';
-    const now = new Date().toISOString();
-    await new UsersRepo(db).insert(
-      {
-        id: randomUUID(),
-        email,
-        password_hash: await testPasswordHash(password),
-        first_name: 'E2E',
-        last_name: 'User',
-        email_verified_at: now,
-        signup_source: 'e2e',
-        language,
-        created_at: now,
-        updated_at: now,
-      },
-      ['user'],
-    );
-    return { email, password };
-  } finally {
-    await db.destroy();
-  }
+  const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'e2e password 42';
+  const passwordHash = await testPasswordHash(password);
+  const write = accountWrites.then(async () => {
+    const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
+    try {
+      const now = new Date().toISOString();
+      await new UsersRepo(db).insert(
+        {
+          id: randomUUID(),
+          email,
+          password_hash: passwordHash,
+          first_name: 'E2E',
+          last_name: 'User',
+          email_verified_at: now,
+          signup_source: 'e2e',
+          language,
+          created_at: now,
+          updated_at: now,
+        },
+        ['user'],
+      );
+    } finally {
+      await db.destroy();
+    }
+  });
+  accountWrites = write.catch(() => undefined);
+  await write;
+  return { email, password };
 }
 
 /** Signs in through the API (no browser): the HTTP status, to check which password works. */
