@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { USER_SORT_FIELDS, type UserSortField } from '../../contract/users.js';
 import { openDatabase } from '../../server/db/index.js';
-import { hashPassword } from '../../server/modules/auth/passwords.js';
+import { testPasswordHash } from '../fixtures/password-hash.js';
 import { apiLogin, launchBrowser, newContext, newPage, shown, signIn, url } from './browser.js';
 import { PHONE } from './route-walk.js';
 
@@ -60,7 +60,7 @@ function gridSeed(i: number): Seed {
 async function insertUsers(seeds: Seed[]): Promise<void> {
   const db = openDatabase({ dialect: 'sqlite', file: inject('databaseFile') });
   try {
-    const passwordHash = await hashPassword(PASSWORD);
+    const passwordHash = await testPasswordHash(PASSWORD);
     await db.kysely.transaction().execute(async (trx) => {
       for (let start = 0; start < seeds.length; start += 50) {
         const batch = seeds.slice(start, start + 50);
