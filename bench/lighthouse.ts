@@ -7,7 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal, type PortalProcess } from '../scripts/portal-process.js';
-import { adminToken, runAppOnce } from './page-load.js';
+import { adminToken, runAppOnce, showTwice } from './page-load.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
@@ -50,14 +50,7 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
   // A session is placed in storage first (Lighthouse is told not to wipe it), as a returning user's browser.
   await runAppOnce(tab, portal, page.session ? token : '');
   // The returning visit: the page twice (see above), as the customer saw it before.
-  const showings = process.env.LIGHTHOUSE_COLD ? 0 : 2;
-  for (let showing = 0; showing < showings; showing++) {
-    await tab.goto(`${portal.url}${page.path}`);
-    await tab.waitForSelector('h1');
-    // What the page draws after its heading (sections as they come, their chunks) has time to arrive, and
-    // V8 writes its code cache when the page is idle.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
+  if (!process.env.LIGHTHOUSE_COLD) await showTwice(tab, `${portal.url}${page.path}`);
   const result = await lighthouse(
     `${portal.url}${page.path}`,
     { output: 'html', disableStorageReset: true, onlyCategories: ['performance', 'accessibility', 'best-practices'], logLevel: 'error' },

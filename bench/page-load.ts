@@ -40,6 +40,21 @@ export async function runAppOnce(tab: Page, portal: PortalProcess, token: string
 }
 
 /**
+ * Shows `address` in `tab` twice, each time until its heading is shown and two seconds more, as a customer
+ * coming back has seen it: what the page draws after its heading (sections, their chunks) has time to arrive,
+ * and V8, which keeps a script's compiled code the second time the script runs and uses it from the third,
+ * writes its code cache while the page is idle. A load measured after this runs the code a returning visit
+ * runs, not the compiler (bench/README.md, "V8's code cache before every run").
+ */
+export async function showTwice(tab: Page, address: string): Promise<void> {
+  for (let showing = 0; showing < 2; showing++) {
+    await tab.goto(address);
+    await tab.waitForSelector('h1');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+/**
  * A tab of Lighthouse's phone (412 x 823 at 1.75) as a returning browser (runAppOnce), with the admin's
  * session when `signedIn`. Shared by bench/trace.ts and bench/profile.ts.
  */

@@ -4,7 +4,7 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
-import { navigationOf, returningPhoneTab, type TraceEvent } from './page-load.js';
+import { navigationOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
 
 /**
  * Where a page load's main-thread time goes: loads one address of the production build (as an admin with
@@ -22,7 +22,9 @@ async function trace(pagePath: string, signedIn: boolean) {
   const portal = await startPortal();
   const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
   try {
+    // A returning visit, as Lighthouse's runs (bench/page-load.ts).
     const tab = await returningPhoneTab(browser, portal, signedIn);
+    await showTwice(tab, `${portal.url}${pagePath}`);
     await tab.goto('about:blank');
     const cdp = await tab.createCDPSession();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
