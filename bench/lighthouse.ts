@@ -7,7 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal, type PortalProcess } from '../scripts/portal-process.js';
-import { adminToken, runAppOnce, showTwice } from './page-load.js';
+import { adminToken, navigationOf, runAppOnce, showTwice, type TraceEvent } from './page-load.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
@@ -27,6 +27,7 @@ import { adminToken, runAppOnce, showTwice } from './page-load.js';
  * cached, did not: /account/profile 80 against 94 and 95 in one set. A customer coming back has been past
  * their second visit; the first visit and the second are what LIGHTHOUSE_COLD=1 and one showing measure.
  * LIGHTHOUSE_COLD=1 empties the cache before each run instead (see bench/README.md, "cold and warm").
+ * LIGHTHOUSE_TASKS=1 prints each run's main-thread tasks from Lighthouse's own trace (printTasks below).
  */
 const PAGES = [
   { name: 'home', path: '/', session: true },
@@ -59,6 +60,7 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
   );
   await tab.close();
   if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
+  if (process.env.LIGHTHOUSE_TASKS) printTasks(result.artifacts.Trace.traceEvents as unknown as TraceEvent[], `${portal.url}${page.path}`, result.lhr.categories.performance?.score);
   writeFileSync(path.join(resultsDir, `lighthouse-${page.name}.html`), String(result.report));
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -72,6 +74,40 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
     tbt: audits['total-blocking-time']?.displayValue,
     cls: audits['cumulative-layout-shift']?.displayValue,
   };
+}
+
+/** What printTasks names inside a task. */
+const INSIDE = new Set(['ParseHTML', 'v8.evaluateModule', 'TimerFire', 'FunctionCall', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC']);
+
+/**
+ * The main thread's tasks of 10 ms or more in the trace a Lighthouse run gathered: the page was not throttled
+ * there, and Lighthouse simulates the phone from these tasks, counting each one's wall time four times over
+ * (so a task that waited for a core counts as work). Wall and CPU time of each, and what ran in it; those after
+ * the observed first paint are marked `after`. Lighthouse's simulated first paint can fall before some of the
+ * others, which then count too (bench/README.md, 2026-11-28).
+ */
+function printTasks(events: TraceEvent[], address: string, score: number | null | undefined): void {
+  const navigation = navigationOf(events, address);
+  if (!navigation) {
+    process.stdout.write(`  (no navigation to ${address} in the trace)\n`);
+    return;
+  }
+  const { pid } = navigation;
+  const tid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid;
+  const paint = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === pid)?.ts ?? Infinity;
+  const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= navigation.ts);
+  const ms = (micros: number) => Math.round(micros / 1000);
+  process.stdout.write(`  ${address}: performance ${Math.round((score ?? 0) * 100)}, observed first paint at ${paint === Infinity ? '?' : ms(paint - navigation.ts)} ms\n`);
+  for (const task of main.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 10_000).sort((a, b) => a.ts - b.ts)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = main
+      .filter((e) => INSIDE.has(e.name) && e.ts >= task.ts && e.ts < end && (e.dur ?? 0) >= 1000)
+      .slice(0, 5)
+      .map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.split('/').pop()})` : ''} ${ms(e.dur ?? 0)}`);
+    process.stdout.write(
+      `    @${ms(task.ts - navigation.ts)} ms ${task.ts > paint ? 'after ' : 'before'} wall ${ms(task.dur ?? 0)} ms, CPU ${ms(task.tdur ?? 0)} ms: ${inside.join(', ')}\n`,
+    );
+  }
 }
 
 export async function runLighthouse() {
