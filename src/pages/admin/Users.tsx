@@ -66,8 +66,9 @@ export default function UsersPage({ titleKey }: PageProps) {
 
   // Selection belongs to the rows on screen: a new page, order, search or filter starts without one.
   const [selection, setSelection] = useState<GridRowSelectionModel>(NOTHING_SELECTED);
+  const clearSelection = useCallback(() => setSelection(NOTHING_SELECTED), []);
   const viewKey = JSON.stringify(view);
-  useEffect(() => setSelection(NOTHING_SELECTED), [viewKey]);
+  useEffect(() => clearSelection(), [viewKey, clearSelection]);
   // The same array until the selection changes, so the actions (memo) are not drawn again with the rows.
   const selectedIds = useMemo(() => [...selection.ids].map(String), [selection]);
   const read = useOnDemandRead();
@@ -97,7 +98,6 @@ export default function UsersPage({ titleKey }: PageProps) {
 
   const noRowsLabel = t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty');
   const list: UsersListProps = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath };
-  const clearSelection = useCallback(() => setSelection(NOTHING_SELECTED), []);
 
   return (
     <PageCard title={t(titleKey)} testId="admin-users" wide>
