@@ -7,7 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal, type PortalProcess } from '../scripts/portal-process.js';
-import { adminToken, navigationOf, runAppOnce, showTwice, type TraceEvent } from './page-load.js';
+import { adminToken, insideOf, mainThreadOf, runAppOnce, showTwice, type TraceEvent } from './page-load.js';
 
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) on the production build served by the
@@ -76,9 +76,6 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
   };
 }
 
-/** What printTasks names inside a task. */
-const INSIDE = new Set(['ParseHTML', 'v8.evaluateModule', 'TimerFire', 'FunctionCall', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC']);
-
 /**
  * The main thread's tasks of 10 ms or more in the trace a Lighthouse run gathered: the page was not throttled
  * there, and Lighthouse simulates the phone from these tasks, counting each one's wall time four times over
@@ -87,23 +84,16 @@ const INSIDE = new Set(['ParseHTML', 'v8.evaluateModule', 'TimerFire', 'Function
  * others, which then count too (bench/README.md, 2026-11-28).
  */
 function printTasks(events: TraceEvent[], address: string, score: number | null | undefined): void {
-  const navigation = navigationOf(events, address);
-  if (!navigation) {
+  const thread = mainThreadOf(events, address, 10);
+  if (!thread) {
     process.stdout.write(`  (no navigation to ${address} in the trace)\n`);
     return;
   }
-  const { pid } = navigation;
-  const tid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid;
-  const paint = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === pid)?.ts ?? Infinity;
-  const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= navigation.ts);
+  const { navigation, paint, main, tasks } = thread;
   const ms = (micros: number) => Math.round(micros / 1000);
   process.stdout.write(`  ${address}: performance ${Math.round((score ?? 0) * 100)}, observed first paint at ${paint === Infinity ? '?' : ms(paint - navigation.ts)} ms\n`);
-  for (const task of main.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 10_000).sort((a, b) => a.ts - b.ts)) {
-    const end = task.ts + (task.dur ?? 0);
-    const inside = main
-      .filter((e) => INSIDE.has(e.name) && e.ts >= task.ts && e.ts < end && (e.dur ?? 0) >= 1000)
-      .slice(0, 5)
-      .map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.split('/').pop()})` : ''} ${ms(e.dur ?? 0)}`);
+  for (const task of tasks) {
+    const inside = insideOf(main, task, 1).slice(0, 5);
     process.stdout.write(
       `    @${ms(task.ts - navigation.ts)} ms ${task.ts > paint ? 'after ' : 'before'} wall ${ms(task.dur ?? 0)} ms, CPU ${ms(task.tdur ?? 0)} ms: ${inside.join(', ')}\n`,
     );

@@ -21,6 +21,33 @@ export function navigationOf(events: TraceEvent[], address: string): TraceEvent 
   return events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === address);
 }
 
+/** What a task listing names inside a task: scripts, timers, events, style, layout, paint, garbage collection. */
+const INSIDE = new Set(['ParseHTML', 'EvaluateScript', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall', 'TimerFire', 'RunMicrotasks', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC']);
+
+/**
+ * A load's renderer main thread in its trace (bench/trace.ts, bench/profile.ts, bench/lighthouse.ts): the
+ * navigation, the observed first contentful paint (Infinity when there is none), the thread's complete events
+ * from the navigation on and, of those, its tasks of `minTaskMs` or more in order.
+ */
+export function mainThreadOf(events: TraceEvent[], address: string, minTaskMs: number) {
+  const navigation = navigationOf(events, address);
+  if (!navigation) return undefined;
+  const { pid } = navigation;
+  const tid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid;
+  const paint = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === pid)?.ts ?? Infinity;
+  const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= navigation.ts);
+  const tasks = main.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= minTaskMs * 1000).sort((a, b) => a.ts - b.ts);
+  return { navigation, paint, main, tasks };
+}
+
+/** What ran inside `task` for `minMs` or more, as `FunctionCall(app-….js) 12`. */
+export function insideOf(main: TraceEvent[], task: TraceEvent, minMs: number): string[] {
+  const end = task.ts + (task.dur ?? 0);
+  return main
+    .filter((e) => INSIDE.has(e.name) && e.ts >= task.ts && e.ts < end && (e.dur ?? 0) >= minMs * 1000)
+    .map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.split('/').pop() ?? ''})` : ''} ${Math.round((e.dur ?? 0) / 1000)}`);
+}
+
 /** The admin's access token, from the portal's admin sign-in (bench/lighthouse.ts and the phone tab below). */
 export async function adminToken(portal: PortalProcess): Promise<string> {
   const response = await fetch(`${portal.url}/api/auth/admin-login`, {

@@ -9,7 +9,7 @@ import { SourceMapConsumer } from 'source-map-js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
-import { navigationOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
+import { mainThreadOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
 
 /**
  * Which code a page load's long tasks run: loads one address (as an admin with TRACE_SESSION=1) in the
@@ -107,12 +107,10 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
     if (!buffer) throw new Error('Chromium returned no trace');
     const events = (JSON.parse(Buffer.from(buffer).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
     const address = `${portal.url}${pagePath}`;
-    const navigation = navigationOf(events, address);
-    if (!navigation) throw new Error('no navigation in the trace: run it again');
-    const thread = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === navigation.pid && e.args?.name === 'CrRendererMain')?.tid;
-    const tasks = events
-      .filter((e) => e.pid === navigation.pid && e.tid === thread && e.name === 'RunTask' && (e.dur ?? 0) >= 50_000 && e.ts >= navigation.ts)
-      .sort((a, b) => a.ts - b.ts)
+    const thread = mainThreadOf(events, address, 50);
+    if (!thread) throw new Error('no navigation in the trace: run it again');
+    const { navigation } = thread;
+    const tasks = thread.tasks
       .map((task) => ({ start: task.ts, end: task.ts + (task.dur ?? 0), byPackage: new Map<string, number>(), byFunction: new Map<string, number>() }));
 
     const name = namer(mapsDir);

@@ -4,7 +4,7 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { ensureSpaBuilt } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
-import { navigationOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
+import { insideOf, mainThreadOf, navigationOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
 
 /**
  * Where a page load's main-thread time goes: loads one address of the production build (as an admin with
@@ -15,7 +15,6 @@ import { navigationOf, returningPhoneTab, showTwice, type TraceEvent } from './p
  * TRACE_RUNS=7 loads the page seven times instead and prints each load's main-thread busy time (all its tasks,
  * summed) and their median: a figure that moves less from run to run than Lighthouse's blocking time.
  */
-const INSIDE = new Set(['EvaluateScript', 'v8.evaluateModule', 'v8.compileModule', 'FunctionCall', 'TimerFire', 'RunMicrotasks', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC', 'ParseHTML']);
 
 async function trace(pagePath: string, signedIn: boolean) {
   await ensureSpaBuilt();
@@ -59,25 +58,19 @@ async function trace(pagePath: string, signedIn: boolean) {
 
 /** Prints the load's tasks (when `detailed`) and returns the main thread's busy time: its tasks, summed, in ms. */
 function report(events: TraceEvent[], address: string, detailed: boolean): number {
-  const navigation = navigationOf(events, address);
-  if (!navigation) throw new Error('no navigation in the trace');
-  const { pid } = navigation;
-  const tid = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid && e.args?.name === 'CrRendererMain')?.tid;
-  const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === pid)?.ts ?? Infinity;
-  const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= navigation.ts);
+  const thread = mainThreadOf(events, address, 10);
+  if (!thread) throw new Error('no navigation in the trace');
+  const { navigation, paint: fcp, main, tasks } = thread;
   const ms = (micros: number) => Math.round(micros / 1000);
   const busy = ms(main.filter((e) => e.name === 'RunTask').reduce((sum, task) => sum + (task.dur ?? 0), 0));
   if (!detailed) return busy;
   process.stdout.write(`first contentful paint at ${fcp === Infinity ? '?' : ms(fcp - navigation.ts)} ms (4x CPU, no network throttling)\n`);
   let blocking = 0;
-  for (const task of main.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 10_000).sort((a, b) => a.ts - b.ts)) {
+  for (const task of tasks) {
     const duration = task.dur ?? 0;
     const afterPaint = task.ts > fcp;
     if (afterPaint) blocking += Math.max(0, duration - 50_000);
-    const inside = main
-      .filter((e) => e !== task && e.ts >= task.ts && e.ts < task.ts + duration && (e.dur ?? 0) >= 3000 && INSIDE.has(e.name))
-      .map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.split('/').pop() ?? ''})` : ''} ${ms(e.dur ?? 0)}`);
-    process.stdout.write(`${afterPaint ? '*' : ' '} @${ms(task.ts - navigation.ts)} ms  ${ms(duration)} ms  ${inside.join(', ')}\n`);
+    process.stdout.write(`${afterPaint ? '*' : ' '} @${ms(task.ts - navigation.ts)} ms  ${ms(duration)} ms  ${insideOf(main, task, 3).join(', ')}\n`);
   }
   process.stdout.write(`blocking time after the first paint (tasks marked *, each less 50 ms): ${ms(blocking)} ms\n`);
   process.stdout.write(`main-thread busy time: ${busy} ms\n`);
