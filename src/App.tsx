@@ -4,7 +4,7 @@ import './boot/after-mui-styles.js';
 import CssBaseline from '@mui/material/CssBaseline';
 import './boot/after-mui-baseline.js';
 import { Suspense, useEffect } from 'react';
-import { BrowserRouter, createRoutesFromElements, Outlet, Route, useRoutes } from 'react-router';
+import { BrowserRouter, createRoutesFromElements, Outlet, Route, useLocation, useRoutes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
 import { authChannel, authProvider, session } from '../providers/index.js';
 import { FullPageSpinner } from './components/FullPageSpinner.js';
@@ -12,7 +12,7 @@ import { LocaleScope } from './components/LocaleScope.js';
 import { PublicLayout } from './components/layout/PublicLayout.js';
 import { pageOf } from './pages/index.js';
 import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
-import { LOCALES, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
+import { isLocale, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
 import { preloadable } from './routing/preloadable.js';
 import { RouteGuard } from './routing/RouteGuard.js';
 import { ROUTES, type RouteEntry } from './routing/routes.js';
@@ -77,12 +77,25 @@ function localeBranch(prefix: Locale | null) {
 }
 
 /**
- * The route tree, built once: <Routes> would rebuild it from some 140 elements on every render (a few ms a
- * render on a phone, on every navigation).
+ * One route tree per locale prefix, each built once: <Routes> would rebuild its tree from the elements on
+ * every render. React Router flattens and ranks the whole tree it is given on every match (each render of
+ * AppRoutes, so each load and each navigation); one prefix's tree is a third of the three together, and
+ * its match a third of the time (bench/README.md, 2026-11-28).
  */
-const ROUTE_TREE = createRoutesFromElements([null, ...LOCALES].map(localeBranch));
+const ROUTE_TREES = {
+  none: createRoutesFromElements(localeBranch(null)),
+  en: createRoutesFromElements(localeBranch('en')),
+  de: createRoutesFromElements(localeBranch('de')),
+} satisfies Record<Locale | 'none', unknown>;
+
+/** The tree whose prefix the path starts with; React Router matches a prefix in any case, so this does too. */
+function treeOf(pathname: string) {
+  const first = pathname.split('/', 2)[1]?.toLowerCase();
+  return isLocale(first) ? ROUTE_TREES[first] : ROUTE_TREES.none;
+}
+
 function AppRoutes() {
-  return useRoutes(ROUTE_TREE);
+  return useRoutes(treeOf(useLocation().pathname));
 }
 
 /** Another tab signed out: drop this tab's session and go to sign-in. Another tab signed in: start over. */
