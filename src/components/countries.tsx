@@ -18,11 +18,17 @@ export function useCountryOptions(language: string, all: boolean, selected: stri
         </option>
       ));
   }, [language, all]);
-  if (full) return full;
-  if (!selected) return [];
-  return [
-    <option key={selected} value={selected}>
-      {new Intl.DisplayNames([language], { type: 'region' }).of(selected) ?? selected}
-    </option>,
-  ];
+  // The same list while nothing it shows changed, so a form's memoized fields can skip a render.
+  const chosen = useMemo(
+    () =>
+      selected
+        ? [
+            <option key={selected} value={selected}>
+              {new Intl.DisplayNames([language], { type: 'region' }).of(selected) ?? selected}
+            </option>,
+          ]
+        : [],
+    [language, selected],
+  );
+  return full ?? chosen;
 }

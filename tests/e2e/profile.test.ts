@@ -83,8 +83,11 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByText(texts.firstNameRequired));
       await shown(page.getByText(texts.phoneInvalid, { exact: false }));
 
+      // After a refused save each field is checked as it changes: a corrected one loses its error at once.
       await page.getByLabel(texts.firstName).fill('Grace');
+      await page.getByText(texts.firstNameRequired).waitFor({ state: 'detached' });
       await page.getByLabel(texts.phone).fill('+43 1 5551234');
+      await page.getByText(texts.phoneInvalid, { exact: false }).first().waitFor({ state: 'detached' });
       // The full list is built when the select is first focused or pressed, as a person would.
       await page.getByLabel(texts.country).focus();
       await page.getByLabel(texts.country).selectOption({ label: texts.austria });

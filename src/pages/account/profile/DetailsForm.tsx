@@ -4,7 +4,8 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useInvalidate } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
-import { lazy, Suspense, useState } from 'react';
+import { useFormState, type Control, type UseFormRegister } from 'react-hook-form';
+import { lazy, memo, Suspense, useCallback, useState, type Dispatch, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../../../contract/account.js';
 import { profileFormSchema, type ProfileFormValues } from '../../../../contract/forms.js';
@@ -17,15 +18,19 @@ import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
 const resolver = zodResolver(profileFormSchema);
 
-/**
- * Personal details: Refine's form over the resource `users`, id `me` (`GET/PATCH /users/me`), validated
- * by the contract's profile schema; saved is a notification, a refusal is shown under its field.
- */
 /** The change-email dialog, downloaded when it is opened (most visits to the profile never open it). */
 const ChangeEmailDialog = lazy(() => import('./ChangeEmail.js'));
 
+/**
+ * Personal details: Refine's form over the resource `users`, id `me` (`GET/PATCH /users/me`), validated
+ * by the contract's profile schema; saved is a notification, a refusal is shown under its field.
+ *
+ * The fields and the email are memoized parts: react-hook-form's `useForm` sets its `isReady` state in a
+ * layout effect when it mounts, a synchronous render of the form right after its first commit. With the
+ * parts memoized, that render is the form's hooks alone, not every field again (the task that shows the
+ * form on Lighthouse's phone, issue 18; bench/README.md, 2026-11-28).
+ */
 export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
-  const [changingEmail, setChangingEmail] = useState(false);
   const { t, i18n } = useTranslation();
   const [allCountries, setAllCountries] = useState(false);
   const invalidate = useInvalidate();
@@ -35,7 +40,7 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
     handleSubmit,
     setError,
     watch,
-    formState: { errors },
+    control,
   } = useForm<Me, DataError, ProfileFormValues>({
     resolver,
     refineCoreProps: {
@@ -64,11 +69,15 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
   const user = query?.data?.data;
   const country = watch('country');
   const countries = useCountryOptions(i18n.language, allCountries, country);
+  // A changed sign-in email: the session's user takes the answer, and this form reads the user again.
+  const onEmailChanged = useCallback(
+    (changed: Me) => {
+      onSaved(changed);
+      void invalidate({ resource: 'users', id: 'me', invalidates: ['detail'] });
+    },
+    [onSaved, invalidate],
+  );
   if (!user) return <FullPageSpinner />;
-  const message = (field: keyof ProfileFormValues) => {
-    const key = errors[field]?.message;
-    return key ? t(key) : undefined;
-  };
 
   const save = handleSubmit(async (values) => {
     const changes: ProfileUpdate = {
@@ -81,95 +90,118 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
     await onFinish(changes as unknown as ProfileFormValues).catch(() => undefined);
   });
 
-  // A changed sign-in email: the session's user takes the answer, and this form reads the user again.
-  const onEmailChanged = (changed: Me) => {
-    onSaved(changed);
-    void invalidate({ resource: 'users', id: 'me', invalidates: ['detail'] });
-  };
-
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      {/* Outside the form: the address changes through its own dialog, never with "Save changes". */}
-      <Box sx={{ display: 'grid', gap: 1 }}>
-        <TextField
-          id="profile-email"
-          label={t('pages.profile.email')}
-          value={user.email}
-          slotProps={{ input: { readOnly: true } }}
-          helperText={t('pages.profile.emailHelp')}
-        />
-        <Button variant="outlined" onClick={() => setChangingEmail(true)} sx={{ justifySelf: 'start' }}>
-          {t('pages.profile.changeEmail.open')}
-        </Button>
-        {changingEmail && (
-          <Suspense fallback={null}>
-            <ChangeEmailDialog email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} onClose={() => setChangingEmail(false)} />
-          </Suspense>
-        )}
-      </Box>
+      <EmailField email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} />
       <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
-          <TextField
-            id="profile-first-name"
-            label={t('pages.profile.firstName')}
-            required
-            autoComplete="given-name"
-            {...register('firstName')}
-            error={Boolean(errors.firstName)}
-            helperText={message('firstName')}
-          />
-          <TextField
-            id="profile-last-name"
-            label={t('pages.profile.lastName')}
-            required
-            autoComplete="family-name"
-            {...register('lastName')}
-            error={Boolean(errors.lastName)}
-            helperText={message('lastName')}
-          />
-        </Box>
-        <TextField
-          id="profile-phone"
-          label={t('pages.profile.phone')}
-          type="tel"
-          autoComplete="tel"
-          {...register('phone')}
-          error={Boolean(errors.phone)}
-          helperText={message('phone') ?? t('validation.phoneInvalid')}
-        />
-        <TextField
-          id="profile-country"
-          label={t('pages.profile.country')}
-          select
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          autoComplete="country"
-          {...register('country')}
-          // Controlled: the chosen option may appear only in the render after the value is set.
-          value={country}
-          onFocus={() => setAllCountries(true)}
-          onMouseDown={() => setAllCountries(true)}
-          error={Boolean(errors.country)}
-          helperText={message('country')}
-        >
-          <option value="">{t('pages.profile.noCountry')}</option>
-          {countries}
-        </TextField>
-        <TextField
-          id="profile-language"
-          label={t('pages.profile.language')}
-          select
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          {...register('language')}
-        >
-          <option value="en">{t('languages.en')}</option>
-          <option value="de">{t('languages.de')}</option>
-        </TextField>
-        <Box>
-          <Button type="submit" variant="contained" disabled={formLoading}>
-            {t('pages.profile.save')}
-          </Button>
-        </Box>
+        <DetailsFields control={control} register={register} country={country} countries={countries} showAllCountries={setAllCountries} saving={formLoading} />
       </Box>
     </Box>
   );
 }
+
+/** The sign-in email, outside the form: it changes through its own dialog, never with "Save changes". */
+const EmailField = memo(function EmailField({ email, hasPassword, onChanged }: { email: string; hasPassword: boolean; onChanged: (user: Me) => void }) {
+  const { t } = useTranslation();
+  const [changingEmail, setChangingEmail] = useState(false);
+  return (
+    <Box sx={{ display: 'grid', gap: 1 }}>
+      <TextField id="profile-email" label={t('pages.profile.email')} value={email} slotProps={{ input: { readOnly: true } }} helperText={t('pages.profile.emailHelp')} />
+      <Button variant="outlined" onClick={() => setChangingEmail(true)} sx={{ justifySelf: 'start' }}>
+        {t('pages.profile.changeEmail.open')}
+      </Button>
+      {changingEmail && (
+        <Suspense fallback={null}>
+          <ChangeEmailDialog email={email} hasPassword={hasPassword} onChanged={onChanged} onClose={() => setChangingEmail(false)} />
+        </Suspense>
+      )}
+    </Box>
+  );
+});
+
+interface DetailsFieldsProps {
+  control: Control<ProfileFormValues>;
+  register: UseFormRegister<ProfileFormValues>;
+  country: string;
+  countries: JSX.Element[];
+  showAllCountries: Dispatch<SetStateAction<boolean>>;
+  saving: boolean;
+}
+
+/**
+ * The form's fields and its button. The form's own renders pass them by unless what they show changed;
+ * their errors they follow themselves (react-hook-form changes its errors object in place).
+ */
+const DetailsFields = memo(function DetailsFields({ control, register, country, countries, showAllCountries, saving }: DetailsFieldsProps) {
+  const { t } = useTranslation();
+  const { errors } = useFormState({ control });
+  const message = (field: keyof ProfileFormValues) => {
+    const key = errors[field]?.message;
+    return key ? t(key) : undefined;
+  };
+  return (
+    <>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+        <TextField
+          id="profile-first-name"
+          label={t('pages.profile.firstName')}
+          required
+          autoComplete="given-name"
+          {...register('firstName')}
+          error={Boolean(errors.firstName)}
+          helperText={message('firstName')}
+        />
+        <TextField
+          id="profile-last-name"
+          label={t('pages.profile.lastName')}
+          required
+          autoComplete="family-name"
+          {...register('lastName')}
+          error={Boolean(errors.lastName)}
+          helperText={message('lastName')}
+        />
+      </Box>
+      <TextField
+        id="profile-phone"
+        label={t('pages.profile.phone')}
+        type="tel"
+        autoComplete="tel"
+        {...register('phone')}
+        error={Boolean(errors.phone)}
+        helperText={message('phone') ?? t('validation.phoneInvalid')}
+      />
+      <TextField
+        id="profile-country"
+        label={t('pages.profile.country')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        autoComplete="country"
+        {...register('country')}
+        // Controlled: the chosen option may appear only in the render after the value is set.
+        value={country}
+        onFocus={() => showAllCountries(true)}
+        onMouseDown={() => showAllCountries(true)}
+        error={Boolean(errors.country)}
+        helperText={message('country')}
+      >
+        <option value="">{t('pages.profile.noCountry')}</option>
+        {countries}
+      </TextField>
+      <TextField
+        id="profile-language"
+        label={t('pages.profile.language')}
+        select
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        {...register('language')}
+      >
+        <option value="en">{t('languages.en')}</option>
+        <option value="de">{t('languages.de')}</option>
+      </TextField>
+      <Box>
+        <Button type="submit" variant="contained" disabled={saving}>
+          {t('pages.profile.save')}
+        </Button>
+      </Box>
+    </>
+  );
+});
