@@ -4,8 +4,8 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useNotification } from '@refinedev/core';
-import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { memo, useCallback, useMemo } from 'react';
+import { useForm, useFormState, type Control, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { passwordFormSchema, type PasswordFormValues } from '../../../../contract/forms.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
@@ -15,6 +15,8 @@ import { useChangePassword } from '../../../data/useCurrentUser.js';
 /**
  * Change (or set) the password, validated by the contract's password rules: the current one is checked
  * as soon as it is entered, and again by the change itself; the server's refusal goes under its field.
+ * The fields are a memoized part, as in ./DetailsForm.tsx: `useForm`'s render right after it mounts is
+ * then this component's hooks alone.
  */
 export function PasswordForm({ email, hasPassword, onSet }: { email: string; hasPassword: boolean; onSet: () => void }) {
   const { t } = useTranslation();
@@ -28,19 +30,15 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
     setError,
     reset,
     getValues,
-    formState: { errors, isSubmitting },
+    control,
   } = useForm<PasswordFormValues>({ resolver, defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
-  const message = (field: keyof PasswordFormValues) => {
-    const key = errors[field]?.message;
-    return key ? t(key) : undefined;
-  };
 
-  const checkCurrent = async () => {
+  const checkCurrent = useCallback(async () => {
     const oldPassword = getValues('currentPassword');
     if (!oldPassword) return;
     const answer = await checkOld({ url: '/users/checkOldPassword', method: 'post', values: { oldPassword }, errorNotification: false }).catch(() => null);
     if (answer && !answer.data.result) setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
-  };
+  }, [getValues, checkOld, setError]);
 
   const submit = handleSubmit(async (values) => {
     try {
@@ -60,6 +58,29 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
     <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.password')}>
       {/* For password managers: which account this password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <PasswordFields control={control} register={register} hasPassword={hasPassword} onCurrentLeft={checkCurrent} />
+    </Box>
+  );
+}
+
+interface PasswordFieldsProps {
+  control: Control<PasswordFormValues>;
+  register: UseFormRegister<PasswordFormValues>;
+  hasPassword: boolean;
+  /** The current password was entered and left: check it. */
+  onCurrentLeft: () => Promise<void>;
+}
+
+/** The password fields and the button; they follow the form's errors and its submitting themselves. */
+const PasswordFields = memo(function PasswordFields({ control, register, hasPassword, onCurrentLeft }: PasswordFieldsProps) {
+  const { t } = useTranslation();
+  const { errors, isSubmitting } = useFormState({ control });
+  const message = (field: keyof PasswordFormValues) => {
+    const key = errors[field]?.message;
+    return key ? t(key) : undefined;
+  };
+  return (
+    <>
       {hasPassword ? (
         <TextField
           id="current-password"
@@ -67,7 +88,7 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
           label={t('pages.profile.currentPassword')}
           autoComplete="current-password"
           required
-          {...register('currentPassword', { onBlur: () => void checkCurrent() })}
+          {...register('currentPassword', { onBlur: () => void onCurrentLeft() })}
           error={Boolean(errors.currentPassword)}
           helperText={message('currentPassword')}
         />
@@ -99,6 +120,6 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
           {t(hasPassword ? 'pages.profile.changePassword' : 'pages.profile.setPassword')}
         </Button>
       </Box>
-    </Box>
+    </>
   );
-}
+});
