@@ -62,10 +62,12 @@ async function audit(browser: Browser, portal: PortalProcess, page: (typeof PAGE
   if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
   if (process.env.LIGHTHOUSE_TASKS) printTasks(result.artifacts.Trace.traceEvents as unknown as TraceEvent[], `${portal.url}${page.path}`, result.lhr.categories.performance?.score);
   writeFileSync(path.join(resultsDir, `lighthouse-${page.name}.html`), String(result.report));
-  const { categories, audits } = result.lhr;
+  const { categories, audits, runtimeError } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   return {
     page: page.path,
+    // A run Lighthouse could not measure (no paint in its trace, say) has no scores: it is named, not a 0.
+    error: runtimeError ? `${runtimeError.code}: ${runtimeError.message}` : undefined,
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
@@ -119,8 +121,9 @@ export async function runLighthouse() {
       const median = byPerformance[Math.floor((results.length - 1) / 2)] as (typeof results)[number];
       rows.push({
         ...median,
-        runs: results.map((result) => result.performance),
-        meetsGoals: results.every((r) => r.performance >= 95 && r.accessibility === 100 && r.bestPractices >= 95),
+        runs: results.map((result) => (result.error ? 'error' : result.performance)),
+        errors: results.flatMap((result) => (result.error ? [result.error] : [])),
+        meetsGoals: results.every((r) => !r.error && r.performance >= 95 && r.accessibility === 100 && r.bestPractices >= 95),
       });
     }
     // A run of some pages only (LIGHTHOUSE_PAGES), or of cold runs, leaves the recorded full run alone.
@@ -130,6 +133,7 @@ export async function runLighthouse() {
       process.stdout.write(
         `  ${row.page.padEnd(18)} [${row.runs.join(', ')}]  ${row.performance} / ${row.accessibility} / ${row.bestPractices}   FCP ${row.fcp}, LCP ${row.lcp}, TBT ${row.tbt}, CLS ${row.cls}   ${row.meetsGoals ? 'meets goals' : 'BELOW GOAL'}\n`,
       );
+      for (const error of row.errors) process.stdout.write(`    a run Lighthouse could not measure: ${error}\n`);
     }
     return rows;
   } finally {
