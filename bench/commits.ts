@@ -1,11 +1,11 @@
 // The page.evaluate callbacks and the hook below run in the browser.
 /// <reference lib="dom" />
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
 import { startPortal } from '../scripts/portal-process.js';
+import { viteBuild } from '../scripts/spa-build.js';
 import { mainThreadOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
 
 /**
@@ -97,13 +97,7 @@ const dist = path.join(root, 'dist');
 function buildProfiling() {
   process.stdout.write('Building the web app with React profiling into dist/ (removed afterwards)...\n');
   rmSync(dist, { recursive: true, force: true });
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', 'bench/profiling.vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`);
+  viteBuild(['--config', 'bench/profiling.vite.config.ts', '--logLevel', 'warn']);
 }
 
 const ms = (value: number) => value.toFixed(1);

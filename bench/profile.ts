@@ -1,13 +1,12 @@
 // The page.evaluate callbacks in this file run in the browser.
 /// <reference lib="dom" />
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { SourceMapConsumer } from 'source-map-js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/chromium.js';
-import { ensureSpaBuilt } from '../scripts/spa-build.js';
+import { ensureSpaBuilt, viteBuild } from '../scripts/spa-build.js';
 import { startPortal } from '../scripts/portal-process.js';
 import { mainThreadOf, returningPhoneTab, showTwice, type TraceEvent } from './page-load.js';
 
@@ -37,13 +36,7 @@ const root = path.resolve(import.meta.dirname, '..');
 
 function buildSourceMaps(): string {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'shapelab-maps-'));
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--sourcemap', '--outDir', outDir, '--logLevel', 'error'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error(`vite build --sourcemap failed with exit code ${result.status}`);
+  viteBuild(['--sourcemap', '--outDir', outDir, '--logLevel', 'error']);
   return outDir;
 }
 

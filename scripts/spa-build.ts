@@ -62,14 +62,21 @@ export async function ensureSpaBuilt(log: (line: string) => void = (line) => pro
   log('Building the web app (dist/ is missing or older than its sources)...');
   // The digest of the sources the build starts from: a file changed during the build makes the next check rebuild.
   const digest = spaInputsDigest();
-  // A child process: Vite sets NODE_ENV=production in its own process, which must not leak into the server.
+  viteBuild(['--logLevel', 'warn']);
+  writeFileSync(STAMP, `${digest}\n`);
+}
+
+/**
+ * `vite build` with these arguments (bench:profile and bench:commits build variants of the app with it). A
+ * child process: Vite sets NODE_ENV=production in its own process, which must not leak into the server.
+ * NODE_ENV is forced: inherited from a test runner (NODE_ENV=test) it would produce React's development build.
+ */
+export function viteBuild(args: string[]): void {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  // NODE_ENV is forced: inherited from a test runner (NODE_ENV=test) it would produce React's development build.
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+  const result = spawnSync(process.execPath, [vite, 'build', ...args], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  if (result.status !== 0) throw new Error(`vite build failed with exit code ${result.status}`);
-  writeFileSync(STAMP, `${digest}\n`);
+  if (result.status !== 0) throw new Error(`vite build ${args.join(' ')} failed with exit code ${result.status}`);
 }
