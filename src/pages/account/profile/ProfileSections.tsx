@@ -1,6 +1,6 @@
 import Typography from '@mui/material/Typography';
 import { useGetIdentity } from '@refinedev/core';
-import { lazy, useDeferredValue, useState } from 'react';
+import { lazy, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../../contract/users.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
@@ -32,10 +32,14 @@ export function ProfileSections({ download = true }: { download?: boolean }) {
   const current = useDeferredValue(identity);
   const shown = user ?? current;
 
-  const onSaved = (updated: Me) => {
-    setUser(updated);
-    void remember(updated);
-  };
+  // One callback for the page's life, so the details form's memoized email part keeps it (./DetailsForm.tsx).
+  const onSaved = useCallback(
+    (updated: Me) => {
+      setUser(updated);
+      void remember(updated);
+    },
+    [remember],
+  );
   // A password set for the first time: the account has one from now on.
   const onPasswordSet = () => shown && onSaved({ ...shown, hasPassword: true });
 
