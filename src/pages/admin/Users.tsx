@@ -4,7 +4,7 @@ import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { useGetIdentity } from '@refinedev/core';
-import { Fragment, lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { AdminUser, Me } from '../../../contract/users.js';
@@ -17,7 +17,7 @@ import type { PageProps } from '../index.js';
 import type { UsersListProps } from './users/listProps.js';
 import type { UserAction } from './users/rowActions.js';
 import { UserActions, type Confirmation } from './users/UserActions.js';
-import { UserCards, type UserCardsProps } from './users/UserCards.js';
+import { UserCards } from './users/UserCards.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
 import { UsersToolbar } from './users/UsersToolbar.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
@@ -28,20 +28,6 @@ import './adminTexts.js';
 const UsersGrid = lazy(() => import('./users/UsersGrid.js'));
 
 const NOTHING_SELECTED: GridRowSelectionModel = { type: 'include', ids: new Set() };
-
-/**
- * The cards with a deferred copy of the list's answer (all three parts of it together). The answer arrives
- * as a query-store update, which React renders in one piece with everything it touches; with the copy that
- * render passes the cards by (memo) and they are drawn in a transition of their own, in slices. On a phone at
- * Lighthouse's 4x CPU the answer's render with the cards' pager and selects in it was one of the load's
- * longest tasks. (Only the cards: the same copy given to the grid left its page-size menu open after a choice.)
- */
-function DeferredCards({ rows, total, loading, ...props }: UserCardsProps) {
-  const shownRows = useDeferredValue(rows);
-  const shownTotal = useDeferredValue(total);
-  const shownLoading = useDeferredValue(loading);
-  return <UserCards {...props} rows={shownRows} total={shownTotal} loading={shownLoading} />;
-}
 
 /**
  * `/admin/users` (spec sections 2 and 6, issue 21): everyone's account, paged, sorted, searched and
@@ -119,7 +105,7 @@ export default function UsersPage({ titleKey }: PageProps) {
         <Fragment key="list">
           <UserActions selectedIds={selectedIds} onBulkSettled={clearSelection} confirming={confirming} onConfirming={setConfirming} />
           {phone ? (
-            <DeferredCards {...list} rows={gridProps.rows} total={gridProps.rowCount ?? 0} loading={gridProps.loading ?? false} view={view} show={show} />
+            <UserCards {...list} rows={gridProps.rows} total={gridProps.rowCount ?? 0} loading={gridProps.loading ?? false} view={view} show={show} />
           ) : (
             <Suspense fallback={<Box sx={GRID_BOX_SX} />}>
               <UsersGrid {...list} gridProps={gridProps} onOpen={openUser} />
