@@ -278,7 +278,26 @@ export async function openInApp(page: Page, path: string): Promise<void> {
  * runs three browser files beside each other on two cores, and a page's first heading took over 10 s there.
  */
 export async function shown(locator: Locator): Promise<void> {
-  await locator.first().waitFor({ state: 'visible', timeout: 20_000 });
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout: 20_000 });
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n${await screenState(locator.page())}`;
+    throw error;
+  }
+}
+
+/**
+ * What the screen showed when a wait for something failed: its address and the texts of its alerts (the
+ * notifications and the forms' refusals), so a failure in CI says what came instead of what was awaited.
+ */
+async function screenState(page: Page): Promise<string> {
+  if (page.isClosed()) return 'The page was closed.';
+  const alerts = await page
+    .getByRole('alert')
+    .allInnerTexts()
+    .catch(() => []);
+  const said = alerts.map((text) => JSON.stringify(text.trim())).filter((text) => text !== '""');
+  return `The page showed ${page.url()}, with ${said.length === 0 ? 'no alert' : `these alerts: ${said.join(', ')}`}.`;
 }
 
 /**
