@@ -19,12 +19,19 @@ export const WAITING_PARTS = 'data-waiting-parts';
  * after which the rest follows one by one. For parts below what a phone shows first: drawing them during the
  * load costs main-thread time that nothing on screen needs. While parts wait, the end of what is shown carries
  * the mark `WAITING_PARTS`.
+ *
+ * `onShown` is called once every part has committed, so what comes below can follow them instead of coming
+ * in between (content pushed down is a layout shift).
  */
-export function Staggered({ children, asNeeded = false }: { children: ReactNode; asNeeded?: boolean }) {
+export function Staggered({ children, asNeeded = false, onShown }: { children: ReactNode; asNeeded?: boolean; onShown?: () => void }) {
   const parts = Children.toArray(children);
   const [revealed, setRevealed] = useState(0);
   const engaged = useEngaged(asNeeded && revealed < parts.length);
   const end = useRef<HTMLDivElement>(null);
+  const allShown = revealed >= parts.length;
+  useEffect(() => {
+    if (allShown) onShown?.();
+  }, [allShown, onShown]);
   useEffect(() => {
     if (revealed >= parts.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -176,6 +176,32 @@ for (const language of ['en', 'de'] as const) {
   });
 }
 
+describe('profile on a phone', () => {
+  it('nothing on screen moves while the profile loads: its parts come in below what is shown (no layout shift)', async () => {
+    const user = await createVerifiedUser();
+    const { page, errors } = await newPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, '/login', user.email, user.password, /^Sign in$/);
+    await page.waitForURL((address) => address.pathname === '/');
+    // The browser's own record of each layout shift from the start of the load (a shift right after input is no shift).
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(url('/account/profile'));
+    // The details form's fields come in parts, and the sections after the last of them (DetailsForm.tsx).
+    // Waited for where it is, not scrolled to: a shift right after the wheel would not count.
+    await page.getByRole('heading', { level: 2, name: 'Delete account' }).waitFor({ state: 'attached', timeout: 20_000 });
+    await expect(page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).resolves.toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('legal documents', () => {
   it('terms and privacy policy show their document in the page language; the EULA link leads to its section', async () => {
     const { page, errors } = await newPage(browser);

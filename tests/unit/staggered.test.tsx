@@ -54,6 +54,29 @@ describe('Staggered (a screen of many parts commits one part at a time)', () => 
     expect(screen.getAllByRole('paragraph').map((p) => p.textContent)).toEqual(['late', 'after']);
   });
 
+  it('says once that every part has committed, and not before: what follows the parts comes after them, not in between', async () => {
+    const onShown = vi.fn(() => expect(screen.getAllByRole('paragraph')).toHaveLength(2));
+    const { rerender } = render(
+      <Staggered onShown={onShown}>
+        <p key="a">first</p>
+        <p key="b">second</p>
+      </Staggered>,
+    );
+    await nextTask();
+    expect(onShown).not.toHaveBeenCalled();
+    await nextTask();
+    await nextTask();
+    expect(onShown).toHaveBeenCalledTimes(1);
+    rerender(
+      <Staggered onShown={onShown}>
+        <p key="a">first, again</p>
+        <p key="b">second</p>
+      </Staggered>,
+    );
+    await nextTask();
+    expect(onShown).toHaveBeenCalledTimes(1);
+  });
+
   describe('asNeeded (the profile sections on the home: drawn as they come on screen)', () => {
     /** A stand-in for the browser's IntersectionObserver (jsdom has none): the test says what is on screen. */
     const observers = new Set<{ callback: IntersectionObserverCallback; targets: Element[] }>();

@@ -5,7 +5,7 @@ import TextField from '@mui/material/TextField';
 import { useInvalidate } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { useFormState, type Control, type UseFormRegister } from 'react-hook-form';
-import { lazy, memo, Suspense, useCallback, useState, type Dispatch, type SetStateAction } from 'react';
+import { Fragment, lazy, memo, Suspense, useCallback, useState, type Dispatch, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../../../contract/account.js';
 import { profileFormSchema, type ProfileFormValues } from '../../../../contract/forms.js';
@@ -13,6 +13,7 @@ import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+import { Staggered } from '../../../components/Staggered.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -30,7 +31,7 @@ const ChangeEmailDialog = lazy(() => import('./ChangeEmail.js'));
  * parts memoized, that render is the form's hooks alone, not every field again (the task that shows the
  * form on Lighthouse's phone, issue 18; bench/README.md, 2026-11-28).
  */
-export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onSaved: (user: Me) => void }) {
+export function DetailsForm({ initial, onSaved, onShown }: { initial: Me | undefined; onSaved: (user: Me) => void; onShown?: () => void }) {
   const { t, i18n } = useTranslation();
   const [allCountries, setAllCountries] = useState(false);
   const invalidate = useInvalidate();
@@ -94,7 +95,15 @@ export function DetailsForm({ initial, onSaved }: { initial: Me | undefined; onS
     <Box sx={{ display: 'grid', gap: 2 }}>
       <EmailField email={user.email} hasPassword={user.hasPassword} onChanged={onEmailChanged} />
       <Box component="form" noValidate onSubmit={(event) => void save(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.details')}>
-        <DetailsFields control={control} register={register} country={country} countries={countries} showAllCountries={setAllCountries} saving={formLoading} />
+        <DetailsFields
+          control={control}
+          register={register}
+          country={country}
+          countries={countries}
+          showAllCountries={setAllCountries}
+          saving={formLoading}
+          onShown={onShown}
+        />
       </Box>
     </Box>
   );
@@ -126,13 +135,18 @@ interface DetailsFieldsProps {
   countries: JSX.Element[];
   showAllCountries: Dispatch<SetStateAction<boolean>>;
   saving: boolean;
+  onShown: (() => void) | undefined;
 }
 
 /**
  * The form's fields and its button. The form's own renders pass them by unless what they show changed;
  * their errors they follow themselves (react-hook-form changes its errors object in place).
+ *
+ * They come in four parts (Staggered), each in a task of its own after the email and the page's title have
+ * painted: all of them in the page's first commit was the longest task after a phone's first paint. The
+ * sections below wait for the last part (`onShown`), so no part pushes anything down.
  */
-const DetailsFields = memo(function DetailsFields({ control, register, country, countries, showAllCountries, saving }: DetailsFieldsProps) {
+const DetailsFields = memo(function DetailsFields({ control, register, country, countries, showAllCountries, saving, onShown }: DetailsFieldsProps) {
   const { t } = useTranslation();
   const { errors } = useFormState({ control });
   const message = (field: keyof ProfileFormValues) => {
@@ -140,8 +154,8 @@ const DetailsFields = memo(function DetailsFields({ control, register, country, 
     return key ? t(key) : undefined;
   };
   return (
-    <>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+    <Staggered onShown={onShown}>
+      <Box key="names" sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
         <TextField
           id="profile-first-name"
           label={t('pages.profile.firstName')}
@@ -162,6 +176,7 @@ const DetailsFields = memo(function DetailsFields({ control, register, country, 
         />
       </Box>
       <TextField
+        key="phone"
         id="profile-phone"
         label={t('pages.profile.phone')}
         type="tel"
@@ -171,6 +186,7 @@ const DetailsFields = memo(function DetailsFields({ control, register, country, 
         helperText={message('phone') ?? t('validation.phoneInvalid')}
       />
       <TextField
+        key="country"
         id="profile-country"
         label={t('pages.profile.country')}
         select
@@ -187,21 +203,23 @@ const DetailsFields = memo(function DetailsFields({ control, register, country, 
         <option value="">{t('pages.profile.noCountry')}</option>
         {countries}
       </TextField>
-      <TextField
-        id="profile-language"
-        label={t('pages.profile.language')}
-        select
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        {...register('language')}
-      >
-        <option value="en">{t('languages.en')}</option>
-        <option value="de">{t('languages.de')}</option>
-      </TextField>
-      <Box>
-        <Button type="submit" variant="contained" disabled={saving}>
-          {t('pages.profile.save')}
-        </Button>
-      </Box>
-    </>
+      <Fragment key="language">
+        <TextField
+          id="profile-language"
+          label={t('pages.profile.language')}
+          select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          {...register('language')}
+        >
+          <option value="en">{t('languages.en')}</option>
+          <option value="de">{t('languages.de')}</option>
+        </TextField>
+        <Box>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {t('pages.profile.save')}
+          </Button>
+        </Box>
+      </Fragment>
+    </Staggered>
   );
 });

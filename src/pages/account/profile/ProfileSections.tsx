@@ -27,6 +27,9 @@ export function ProfileSections({ download = true }: { download?: boolean }) {
   const remember = useRememberUser();
   const [user, setUser] = useState<Me | null>(null);
   const { data: identity } = useGetIdentity<Me>();
+  // The sections follow the details form's fields, which come in parts (./DetailsForm.tsx).
+  const [formShown, setFormShown] = useState(false);
+  const onFormShown = useCallback(() => setFormShown(true), []);
   // The identity arrives as a store update, which React renders in one piece; the deferred copy lets the
   // forms it brings render in a transition instead, in slices (Lighthouse's total blocking time).
   const current = useDeferredValue(identity);
@@ -50,33 +53,35 @@ export function ProfileSections({ download = true }: { download?: boolean }) {
           <Typography variant="h6" component="h2" gutterBottom>
             {t('pages.profile.details')}
           </Typography>
-          <DetailsForm initial={current ?? undefined} onSaved={onSaved} />
+          <DetailsForm initial={current ?? undefined} onSaved={onSaved} onShown={onFormShown} />
           {/* The sections below the form, each in a commit of its own once the form has shown. */}
-          <Staggered>
-            <Section key="newsletter" title={t('pages.profile.newsletter')}>
-              <NewsletterSwitch user={shown} onSaved={onSaved} />
-            </Section>
-            <Section key="password" title={t('pages.profile.password')}>
-              <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={onPasswordSet} />
-            </Section>
-            <Section key="connected" title={t('pages.profile.connectedAccounts')}>
-              <ConnectedAccounts user={shown} onSaved={onSaved} />
-            </Section>
-            <Section key="coupon" title={t('pages.profile.coupon')}>
-              <CouponForm />
-            </Section>
-            {download && (
-              <Section key="download" title={t('download.title')}>
-                <DownloadShapelab />
+          {formShown && (
+            <Staggered>
+              <Section key="newsletter" title={t('pages.profile.newsletter')}>
+                <NewsletterSwitch user={shown} onSaved={onSaved} />
               </Section>
-            )}
-            <Section key="data" title={t('pages.profile.data.title')}>
-              <DownloadMyData />
-            </Section>
-            <Section key="danger" title={t('pages.profile.data.dangerTitle')}>
-              <DeleteMyAccount hasPassword={shown.hasPassword} />
-            </Section>
-          </Staggered>
+              <Section key="password" title={t('pages.profile.password')}>
+                <PasswordForm email={shown.email} hasPassword={shown.hasPassword} onSet={onPasswordSet} />
+              </Section>
+              <Section key="connected" title={t('pages.profile.connectedAccounts')}>
+                <ConnectedAccounts user={shown} onSaved={onSaved} />
+              </Section>
+              <Section key="coupon" title={t('pages.profile.coupon')}>
+                <CouponForm />
+              </Section>
+              {download && (
+                <Section key="download" title={t('download.title')}>
+                  <DownloadShapelab />
+                </Section>
+              )}
+              <Section key="data" title={t('pages.profile.data.title')}>
+                <DownloadMyData />
+              </Section>
+              <Section key="danger" title={t('pages.profile.data.dangerTitle')}>
+                <DeleteMyAccount hasPassword={shown.hasPassword} />
+              </Section>
+            </Staggered>
+          )}
         </>
       ) : (
         <FullPageSpinner />
