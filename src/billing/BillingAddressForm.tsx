@@ -14,6 +14,7 @@ import type { BillingInfo } from '../../contract/billing.js';
 import { billingFormSchema, type BillingFormValues } from '../../contract/billing-form.js';
 import type { DataError } from '../../providers/dataProvider.js';
 import { useCountryOptions } from '../components/countries.js';
+import { fieldErrorText } from '../components/form/fieldErrorText.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
 
 type Field = keyof BillingInfo;
@@ -108,10 +109,7 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
   // The loaded country is an option from the first render with data: the form's reset sets the select's
   // value right after, and a select drops a value it has no option for.
   const countries = useCountryOptions(i18n.language, allCountries, watch('country') || saved?.country || '');
-  const problem = (field: Field) => {
-    const message = errors[field]?.message;
-    return message ? t(message) : undefined;
-  };
+  const problem = (field: Field) => fieldErrorText(t, errors, field);
   // A refusal is shown by onMutationError (under its field) or the notification; nothing is left to catch.
   const country = watch('country');
   const save = handleSubmit((values) => {

@@ -13,6 +13,7 @@ import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
+import { fieldErrorText } from '../../../components/form/fieldErrorText.js';
 import { Staggered } from '../../../components/Staggered.js';
 
 /** Server answers that belong to one field are shown under it. */
@@ -149,10 +150,7 @@ interface DetailsFieldsProps {
 const DetailsFields = memo(function DetailsFields({ control, register, country, countries, showAllCountries, saving, onShown }: DetailsFieldsProps) {
   const { t } = useTranslation();
   const { errors } = useFormState({ control });
-  const message = (field: keyof ProfileFormValues) => {
-    const key = errors[field]?.message;
-    return key ? t(key) : undefined;
-  };
+  const message = (field: keyof ProfileFormValues) => fieldErrorText(t, errors, field);
   return (
     <Staggered onShown={onShown}>
       <Box key="names" sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>

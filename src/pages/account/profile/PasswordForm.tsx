@@ -9,6 +9,7 @@ import { useForm, useFormState, type Control, type UseFormRegister } from 'react
 import { useTranslation } from 'react-i18next';
 import { passwordFormSchema, type PasswordFormValues } from '../../../../contract/forms.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { fieldErrorText } from '../../../components/form/fieldErrorText.js';
 import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
 import { useChangePassword } from '../../../data/useCurrentUser.js';
 
@@ -75,10 +76,7 @@ interface PasswordFieldsProps {
 const PasswordFields = memo(function PasswordFields({ control, register, hasPassword, onCurrentLeft }: PasswordFieldsProps) {
   const { t } = useTranslation();
   const { errors, isSubmitting } = useFormState({ control });
-  const message = (field: keyof PasswordFormValues) => {
-    const key = errors[field]?.message;
-    return key ? t(key) : undefined;
-  };
+  const message = (field: keyof PasswordFormValues) => fieldErrorText(t, errors, field);
   return (
     <>
       {hasPassword ? (
