@@ -18,6 +18,8 @@ import { mainThreadOf, returningPhoneTab, showTwice, type TraceEvent } from './p
  * into a temporary folder: the chunks are byte for byte those served, only the maps are added). Usage:
  *   TRACE_SESSION=1 npm run bench:profile -- /account/profile
  * `(program)` is the browser's own work outside JavaScript (style, layout, parsing, compiling).
+ * PROFILE_MIN_MS=25 lowers the threshold of the tasks listed; PROFILE_CPU_RATE=1 profiles without the slowdown;
+ * PROFILE_PACKAGE=i18next adds that package's functions over the whole load.
  */
 interface CallFrame {
   functionName: string;
@@ -33,6 +35,12 @@ interface Profile {
 }
 
 const root = path.resolve(import.meta.dirname, '..');
+// PROFILE_MIN_MS=25 lists the tasks of 25 ms or more (at 4x) instead of only those of 50 ms or more.
+const minTaskMs = Number(process.env.PROFILE_MIN_MS ?? 50);
+// PROFILE_CPU_RATE=1 loads the page unthrottled, as Lighthouse gathers its trace (it multiplies the tasks by 4 after).
+const cpuRate = Number(process.env.PROFILE_CPU_RATE ?? 4);
+// PROFILE_PACKAGE=i18next also prints the whole load's time in that package by function.
+const onePackage = process.env.PROFILE_PACKAGE;
 
 function buildSourceMaps(): string {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'shapelab-maps-'));
@@ -88,9 +96,9 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
     await showTwice(tab, `${portal.url}${pagePath}`);
     await tab.goto(`${portal.url}/terms`);
     const cdp = await tab.createCDPSession();
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuRate });
     await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.setSamplingInterval', { interval: cpuRate < 4 ? 100 : 200 });
     await tab.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing'] });
     await cdp.send('Profiler.start');
     await tab.goto(`${portal.url}${pagePath}`, { waitUntil: 'load' });
@@ -100,7 +108,7 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
     if (!buffer) throw new Error('Chromium returned no trace');
     const events = (JSON.parse(Buffer.from(buffer).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
     const address = `${portal.url}${pagePath}`;
-    const thread = mainThreadOf(events, address, 50);
+    const thread = mainThreadOf(events, address, minTaskMs);
     if (!thread) throw new Error('no navigation in the trace: run it again');
     const { navigation } = thread;
     const tasks = thread.tasks
@@ -109,6 +117,7 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
     const name = namer(mapsDir);
     const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
     const load = new Map<string, number>();
+    const loadByFunction = new Map<string, number>();
     let at = profile.startTime;
     profile.samples.forEach((sample, index) => {
       at += profile.timeDeltas[index] ?? 0;
@@ -117,17 +126,19 @@ async function profileLoad(pagePath: string, signedIn: boolean) {
       if (!frame || frame.functionName === '(idle)') return;
       const { where, what } = name(frame);
       load.set(where, (load.get(where) ?? 0) + ms);
+      if (where === onePackage) loadByFunction.set(what, (loadByFunction.get(what) ?? 0) + ms);
       const task = tasks.find((t) => at >= t.start && at < t.end);
       if (!task) return;
       task.byPackage.set(where, (task.byPackage.get(where) ?? 0) + ms);
       task.byFunction.set(`${where} ${what}`, (task.byFunction.get(`${where} ${what}`) ?? 0) + ms);
     });
-    process.stdout.write(`${pagePath}: tasks of 50 ms or more (4x CPU), with their samples' packages and functions, in ms\n`);
+    process.stdout.write(`${pagePath}: tasks of ${minTaskMs} ms or more (${cpuRate}x CPU), with their samples' packages and functions, in ms\n`);
     for (const task of tasks) {
       process.stdout.write(`@${Math.round((task.start - navigation.ts) / 1000)} ms  ${Math.round((task.end - task.start) / 1000)} ms: ${top(task.byPackage, 8)}\n`);
       process.stdout.write(`    ${top(task.byFunction, 6)}\n`);
     }
     process.stdout.write(`\nthe whole load, by package: ${top(load, 25)}\n`);
+    if (onePackage) process.stdout.write(`${onePackage}, by function: ${top(loadByFunction, 15)}\n`);
   } finally {
     await browser.close();
     await portal.stop();
