@@ -47,6 +47,26 @@ function refineThemesUnbuilt(): Plugin {
 }
 
 /**
+ * The packages after whose evaluation the signed-in frame's chunk yields to the browser: its evaluation was
+ * one task of 22 to 27 ms of CPU on this machine (Lighthouse's trace, `LIGHTHOUSE_TASKS=1`), four times that
+ * on Lighthouse's phone, and all of it blocking time. A top-level `await` at the end of a package's entry ends
+ * the task there, as src/boot/yieldToBrowser.ts does for the entry chunk; the modules that import the package
+ * wait for it, as ES modules do.
+ */
+const YIELD_AFTER = /node_modules\/(@refinedev\/core\/dist\/index\.mjs|@refinedev\/mui\/dist\/index\.mjs)$/;
+
+function yieldAfterPackages(): Plugin {
+  return {
+    name: 'shapelab-yield-after-packages',
+    apply: 'build',
+    transform(code, id) {
+      if (!YIELD_AFTER.test(id)) return null;
+      return { code: `${code}\nawait new Promise((resolve) => setTimeout(resolve, 0));\n`, map: null };
+    },
+  };
+}
+
+/**
  * React Router 7's package exports point at its development build (checks and warnings on every match,
  * about 30 ms more main-thread work on a phone at sign-in); its own Vite plugin swaps in the production build,
  * which we do not use, so the production build is named here for `vite build`. `npm run dev` keeps the
@@ -61,7 +81,7 @@ const QS = fileURLToPath(new URL('./src/boot/qs.ts', import.meta.url));
 
 export default defineConfig(({ command }) => {
   return {
-  plugins: [markdownDocuments(), react(), refineThemesUnbuilt(), bundleReport(), routePreloads(), routeChunks()],
+  plugins: [markdownDocuments(), react(), refineThemesUnbuilt(), yieldAfterPackages(), bundleReport(), routePreloads(), routeChunks()],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }, { find: /^qs$/, replacement: QS }] } : {},
   build: {
     outDir: 'dist',

@@ -178,4 +178,17 @@ describe('bundle budgets', () => {
     const largestPart = Math.max(...cuts.slice(1).map((cut, index) => cut - (cuts[index] ?? 0)));
     expect(largestPart / entry.length).toBeLessThan(0.45);
   });
+
+  it("the signed-in frame's shared chunk yields after Refine's core and after its MUI package (vite.config.ts, YIELD_AFTER)", () => {
+    const files = chunkClosure(readManifest(DIST), screenModules(ROUTES.find((route) => route.path === 'account/profile') as RouteEntry));
+    const frameFile = files.find((file) => path.basename(file).startsWith('account-frame-'));
+    expect(frameFile, "the profile loads no 'account-frame' chunk (scripts/route-chunks.ts)").toBeDefined();
+    const frame = readFileSync(path.join(DIST, frameFile ?? ''), 'utf8');
+    // The await the build appends to each package's entry, as the minifier writes it.
+    const yields = [...frame.matchAll(/await new Promise\(([\w$]+)=>setTimeout\(\1,0\)\)/g)].map((match) => match.index ?? 0);
+    expect(yields).toHaveLength(2);
+    const cuts = [0, ...yields, frame.length];
+    const largestPart = Math.max(...cuts.slice(1).map((cut, index) => cut - (cuts[index] ?? 0)));
+    expect(largestPart / frame.length).toBeLessThan(0.7);
+  });
 });
