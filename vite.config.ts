@@ -51,9 +51,11 @@ function refineThemesUnbuilt(): Plugin {
  * one task of 22 to 27 ms of CPU on this machine (Lighthouse's trace, `LIGHTHOUSE_TASKS=1`), four times that
  * on Lighthouse's phone, and all of it blocking time. A top-level `await` at the end of a package's entry ends
  * the task there, as src/boot/yieldToBrowser.ts does for the entry chunk; the modules that import the package
- * wait for it, as ES modules do.
+ * wait for it, as ES modules do. src/boot/qs.ts (qs in the build) is evaluated between TanStack Query and
+ * Refine's core, the middle of the chunk's first part; a package whose entry only re-exports (TanStack Query's,
+ * qs-esm's) is dropped by the bundler, and its await with it.
  */
-const YIELD_AFTER = /node_modules\/(@refinedev\/core\/dist\/index\.mjs|@refinedev\/mui\/dist\/index\.mjs)$/;
+const YIELD_AFTER = /(node_modules\/(@refinedev\/core\/dist\/index\.mjs|@refinedev\/mui\/dist\/index\.mjs)|src\/boot\/qs\.ts)$/;
 
 function yieldAfterPackages(): Plugin {
   return {
