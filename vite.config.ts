@@ -47,28 +47,6 @@ function refineThemesUnbuilt(): Plugin {
 }
 
 /**
- * The packages after whose evaluation the signed-in frame's chunk yields to the browser: its evaluation was
- * one task of 22 to 27 ms of CPU on this machine (Lighthouse's trace, `LIGHTHOUSE_TASKS=1`), four times that
- * on Lighthouse's phone, and all of it blocking time. A top-level `await` at the end of a package's entry ends
- * the task there, as src/boot/yieldToBrowser.ts does for the entry chunk; the modules that import the package
- * wait for it, as ES modules do. src/boot/qs.ts (qs in the build) is evaluated between TanStack Query and
- * Refine's core, the middle of the chunk's first part; a package whose entry only re-exports (TanStack Query's,
- * qs-esm's) is dropped by the bundler, and its await with it.
- */
-const YIELD_AFTER = /(node_modules\/(@refinedev\/core\/dist\/index\.mjs|@refinedev\/mui\/dist\/index\.mjs)|src\/boot\/qs\.ts)$/;
-
-function yieldAfterPackages(): Plugin {
-  return {
-    name: 'shapelab-yield-after-packages',
-    apply: 'build',
-    transform(code, id) {
-      if (!YIELD_AFTER.test(id)) return null;
-      return { code: `${code}\nawait new Promise((resolve) => setTimeout(resolve, 0));\n`, map: null };
-    },
-  };
-}
-
-/**
  * React Router 7's package exports point at its development build (checks and warnings on every match,
  * about 30 ms more main-thread work on a phone at sign-in); its own Vite plugin swaps in the production build,
  * which we do not use, so the production build is named here for `vite build`. `npm run dev` keeps the
@@ -81,9 +59,36 @@ const EMOTION_INSERTION = fileURLToPath(new URL('./src/boot/emotion-insertion.ts
 /** qs without its dependencies, for Refine's packages (see the file). */
 const QS = fileURLToPath(new URL('./src/boot/qs.ts', import.meta.url));
 
+/**
+ * The modules after whose evaluation the signed-in frame's chunk yields to the browser: its evaluation was
+ * one task of 22 to 27 ms of CPU on this machine (Lighthouse's trace, `LIGHTHOUSE_TASKS=1`), four times that
+ * on Lighthouse's phone, and all of it blocking time. A top-level `await` of a zero timeout (the one
+ * src/boot/yieldToBrowser.ts gives the entry, written out so a package's file gains no import) ends the task
+ * after the module; the modules that import it wait for it, as ES modules do. Refine's core and its MUI
+ * package, and src/boot/qs.ts (qs in the build), which is evaluated between TanStack Query and Refine's core.
+ * A package whose entry only re-exports (TanStack Query's, qs-esm's) is dropped by the bundler, and its await
+ * with it.
+ */
+const YIELD_AFTER = new Set([
+  fileURLToPath(new URL('./node_modules/@refinedev/core/dist/index.mjs', import.meta.url)),
+  fileURLToPath(new URL('./node_modules/@refinedev/mui/dist/index.mjs', import.meta.url)),
+  QS,
+]);
+
+function yieldAfterModules(): Plugin {
+  return {
+    name: 'shapelab-yield-after-modules',
+    apply: 'build',
+    transform(code, id) {
+      if (!YIELD_AFTER.has(id)) return null;
+      return { code: `${code}\nawait new Promise((resolve) => setTimeout(resolve, 0));\n`, map: null };
+    },
+  };
+}
+
 export default defineConfig(({ command }) => {
   return {
-  plugins: [markdownDocuments(), react(), refineThemesUnbuilt(), yieldAfterPackages(), bundleReport(), routePreloads(), routeChunks()],
+  plugins: [markdownDocuments(), react(), refineThemesUnbuilt(), yieldAfterModules(), bundleReport(), routePreloads(), routeChunks()],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }, { find: /^@emotion\/use-insertion-effect-with-fallbacks$/, replacement: EMOTION_INSERTION }, { find: /^qs$/, replacement: QS }] } : {},
   build: {
     outDir: 'dist',
