@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail } from './email.js';
+import { twoFactorRequiredSchema } from './two-factor.js';
 
 export const emailSchema = z
   .string()
@@ -18,11 +19,19 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({
+/** The tokens a finished sign-in answers (the offline token only with "remember me"). */
+export const signInTokensSchema = z.object({
   access_token: z.string(),
   offline_token: z.string().optional(),
 });
+export type SignInTokens = z.infer<typeof signInTokensSchema>;
+
+/** `POST /auth/login`: the tokens, or for an account with a second factor its challenge (issue 44). */
+export const loginResponseSchema = z.union([signInTokensSchema, twoFactorRequiredSchema]);
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** `POST /auth/login/two-factor`: the tokens, as the first step gives them to an account without a second factor. */
+export const twoFactorLoginResponseSchema = signInTokensSchema;
 
 export const adminLoginRequestSchema = z.object({
   email: emailSchema,
@@ -30,9 +39,7 @@ export const adminLoginRequestSchema = z.object({
 });
 export type AdminLoginRequest = z.input<typeof adminLoginRequestSchema>;
 
-export const adminLoginResponseSchema = z.object({
-  access_token: z.string(),
-});
+export const adminLoginResponseSchema = z.union([z.object({ access_token: z.string() }), twoFactorRequiredSchema]);
 
 export const validateTokenRequestSchema = z.object({
   authToken: z.string().max(4096).optional().default(''),

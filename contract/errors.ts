@@ -97,6 +97,21 @@ export const MESSAGE_KEYS = [
   'DEVICE_NOT_FOUND',
   /** Client-side: the payment provider's script did not load. */
   'PAYMENT_SCRIPT_FAILED',
+  /** Issue 44: the second factor and passkeys. */
+  'INVALID_TWO_FACTOR_CODE',
+  'TWO_FACTOR_CHALLENGE_EXPIRED',
+  'TWO_FACTOR_ALREADY_ENABLED',
+  'TWO_FACTOR_SETUP_NOT_STARTED',
+  'TWO_FACTOR_NOT_ENABLED',
+  'TWO_FACTOR_ENROLMENT_REQUIRED',
+  'PASSKEY_NOT_FOUND',
+  'PASSKEY_VERIFICATION_FAILED',
+  'PASSKEY_CEREMONY_EXPIRED',
+  'PASSKEY_ALREADY_REGISTERED',
+  /** Issue 44 item 10: a password from the common-password list. */
+  'PASSWORD_TOO_COMMON',
+  /** Issue 44 item 9: a correctly signed Paddle notification whose data fails the schema (400, not 500). */
+  'WEBHOOK_PAYLOAD_INVALID',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

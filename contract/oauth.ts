@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { twoFactorRequiredSchema } from './two-factor.js';
 
 export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
@@ -19,10 +20,14 @@ export const callbackRequestSchema = z.object({
 });
 export type CallbackRequest = z.infer<typeof callbackRequestSchema>;
 
-export const socialLoginResponseSchema = z.object({
-  access_token: z.string(),
-  /** True when this sign-in created the account. */
-  isNewUser: z.boolean(),
-});
+export const socialLoginResponseSchema = z.union([
+  z.object({
+    access_token: z.string(),
+    /** True when this sign-in created the account. */
+    isNewUser: z.boolean(),
+  }),
+  // Issue 44: an account with a second factor answers its challenge at POST /auth/login/two-factor.
+  twoFactorRequiredSchema,
+]);
 
 export const providerParamsSchema = z.object({ provider: z.enum(SOCIAL_PROVIDERS) });

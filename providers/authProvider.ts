@@ -3,6 +3,7 @@ import { jwtDecode } from 'jwt-decode';
 import type { z } from 'zod';
 import type { changePasswordResponseSchema } from '../contract/account.js';
 import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
+import { isTwoFactorRequired } from '../contract/two-factor-values.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
@@ -130,6 +131,8 @@ export function createAuthProvider(deps: AuthDeps) {
             ? { email: params.email, password: params.password }
             : { email: params.email, password: params.password, rememberMe: Boolean(params.rememberMe) },
         });
+        // The second step (issue 44) is the sign-in page's to show; it answers the challenge.
+        if (isTwoFactorRequired(response)) return { success: false, error: { name: 'TWO_FACTOR_REQUIRED', message: 'TWO_FACTOR_REQUIRED' }, twoFactor: response };
         deps.cache.clear();
         deps.session.setToken(response.access_token);
         deps.session.setOfflineToken(params.rememberMe ? (response.offline_token ?? null) : null);

@@ -1,0 +1,21 @@
+/**
+ * Issue 44's values without any schema library, so the sign-in pages can ask about a second step
+ * without loading zod (they are held to /login's JavaScript budget).
+ */
+
+/** The ways a sign-in's second step can be answered. */
+export const TWO_FACTOR_METHODS = ['totp', 'recovery', 'passkey'] as const;
+export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
+
+/** The first step's answer for an account with a second factor: no token, a challenge to answer. */
+export interface TwoFactorRequired {
+  twoFactorRequired: true;
+  /** Opaque; lives 5 minutes and allows 5 wrong answers. */
+  challenge: string;
+  methods: TwoFactorMethod[];
+}
+
+/** True for a sign-in answer that asks for the second factor instead of giving tokens. */
+export function isTwoFactorRequired(answer: object): answer is TwoFactorRequired {
+  return 'twoFactorRequired' in answer && answer.twoFactorRequired === true;
+}
