@@ -130,6 +130,11 @@ describe('the change against the previous periods', () => {
     expect(percentChange(0, 0)).toBeNull();
   });
 
+  it('a fall too small to show is 0, never -0 (toBe tells them apart, as the DuckDB comparison does)', () => {
+    expect(percentChange(9999, 10000)).toBe(0);
+    expect(Object.is(percentChange(9999, 10000), -0)).toBe(false);
+  });
+
   const sum = (patch: Partial<Omit<AnalyticsPoint, 'period'>>): Omit<AnalyticsPoint, 'period'> => ({
     newUsers: 0,
     activeUsers: 0,

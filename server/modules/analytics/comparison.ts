@@ -45,10 +45,15 @@ export function kpiFigures(sum: Omit<AnalyticsPoint, 'period'>, periods: number)
   };
 }
 
-/** The change from `previous` to `current` in percent, one decimal; null when there is nothing to compare with (previous 0). */
+/**
+ * The change from `previous` to `current` in percent, one decimal; null when there is nothing to compare
+ * with (previous 0). A fall too small to show (-0.04 %) rounds to 0, not to -0: JSON writes both as 0,
+ * but a comparison in-process (bench/analytics.ts against DuckDB) told them apart.
+ */
 export function percentChange(current: number, previous: number): number | null {
   if (previous === 0) return null;
-  return Math.round(((current - previous) / previous) * 1000) / 10;
+  const change = Math.round(((current - previous) / previous) * 1000) / 10;
+  return change === 0 ? 0 : change;
 }
 
 export function compareKpis(current: KpiFigures, previous: KpiFigures): AnalyticsComparison['change'] {
