@@ -153,7 +153,8 @@ export const adminUserDetailSchema = z.object({
     /** Where the account came from: 'registration', 'siggraph2023', 'google', 'facebook', 'seed', or null. */
     signupSource: z.string().nullable(),
   }),
-  signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean() }),
+  /** `twoFactor` (issue 44): an authenticator app or a passkey; support can reset it (`DELETE /users/{id}/two-factor`). */
+  signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean(), twoFactor: z.boolean() }),
   sessions: z.array(sessionViewSchema),
   subscription: subscriptionSchema.nullable(),
   transactions: z.array(

@@ -424,9 +424,12 @@ describeEachDatabase(
       const user = await userWithTotp(server());
       await server().db.kysely.updateTable('users').set({ language: 'de' }).where('id', '=', user.id).execute();
       const pending = await challengeFor(server(), user);
+      const shown = async () => (await call(server(), 'GET', `/api/users/${user.id}`, { token: adminToken })).json<{ signInMethods: { twoFactor: boolean } }>().signInMethods.twoFactor;
+      expect(await shown()).toBe(true);
 
       const reset = await call(server(), 'DELETE', `/api/users/${user.id}/two-factor`, { token: adminToken });
       expect(reset.statusCode, reset.body).toBe(204);
+      expect(await shown()).toBe(false);
       expect((await call(server(), 'GET', '/api/users/me/two-factor', { token: user.token })).json()).toEqual({ totp: false, passkeys: 0, recoveryCodesLeft: 0 });
       expect((await answer(server(), pending, { code: codeAt(user.secret, server().clock.now()) })).json().messageKey).toBe('TWO_FACTOR_CHALLENGE_EXPIRED');
       expect((await passwordStep(server(), user)).access_token).toEqual(expect.any(String));
