@@ -90,7 +90,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     summary: 'The second step of a sign-in: the challenge and a code from the authenticator app, a recovery code or a passkey; answers the tokens',
     description:
       'A challenge lives 5 minutes, allows 5 wrong answers and is used once. Each code and recovery code is accepted once. Wrong answers are also limited per account (from any address) and per address: 429 with `Retry-After`.',
-    errors: { 401: ['INVALID_TWO_FACTOR_CODE', 'TWO_FACTOR_CHALLENGE_EXPIRED', 'UNAUTHORIZED'], 403: ['NOT_AN_ADMIN', 'USER_NOT_VERIFIED'] },
+    errors: { 401: ['INVALID_TWO_FACTOR_CODE', 'TWO_FACTOR_CHALLENGE_EXPIRED'], 403: ['NOT_AN_ADMIN', 'USER_NOT_VERIFIED'] },
   },
   'POST /api/auth/login/two-factor/passkey': {
     tag: 'Auth',

@@ -294,6 +294,18 @@ describeEachDatabase(
       expect(refused.json().messageKey).toBe('NOT_AN_ADMIN');
     });
 
+    it('a password changed between the steps ends the sign-in begun with the old one', async () => {
+      const user = await userWithTotp(server());
+      const challenge = await challengeFor(server(), user);
+      server().clock.advance(1);
+      const changed = await call(server(), 'PATCH', '/api/users/password', { token: user.token, payload: { oldPassword: user.password, password: 'a brand new secret 7' } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      const late = await answer(server(), challenge, { code: codeAt(user.secret, server().clock.now()) });
+      expect([late.statusCode, late.json().messageKey]).toEqual([401, 'TWO_FACTOR_CHALLENGE_EXPIRED']);
+      const fresh = await challengeFor(server(), { email: user.email, password: 'a brand new secret 7' });
+      expect((await answer(server(), fresh, { code: codeAt(user.secret, server().clock.now()) })).statusCode).toBe(200);
+    });
+
     it('an admin demoted between the steps is refused at the admin door', async () => {
       const admin = await userWithTotp(server(), ['user', 'admin']);
       const challenge = await challengeFor(server(), admin, { admin: true });

@@ -208,7 +208,9 @@ export async function recordPasskeyUse(db: Db, id: string, checkedCounter: numbe
 
 // Sign-in challenges
 
-export type ChallengeRow = Pick<Selectable<SignInChallengesTable>, 'id' | 'user_id' | 'method' | 'remember' | 'webauthn_challenge' | 'expires_at' | 'used_at'> & { tries: number };
+export type ChallengeRow = Pick<Selectable<SignInChallengesTable>, 'id' | 'user_id' | 'method' | 'remember' | 'webauthn_challenge' | 'created_at' | 'expires_at' | 'used_at'> & {
+  tries: number;
+};
 
 export async function insertChallenge(db: Db, challenge: Omit<Insertable<SignInChallengesTable>, 'tries' | 'used_at' | 'webauthn_challenge'>): Promise<void> {
   await db.insertInto('sign_in_challenges').values({ ...challenge, tries: 0, used_at: null, webauthn_challenge: null }).execute();
@@ -217,7 +219,7 @@ export async function insertChallenge(db: Db, challenge: Omit<Insertable<SignInC
 export async function challengeOf(db: Db, id: string): Promise<ChallengeRow | undefined> {
   const row = await db
     .selectFrom('sign_in_challenges')
-    .select(['id', 'user_id', 'method', 'remember', 'tries', 'webauthn_challenge', 'expires_at', 'used_at'])
+    .select(['id', 'user_id', 'method', 'remember', 'tries', 'webauthn_challenge', 'created_at', 'expires_at', 'used_at'])
     .where('id', '=', id)
     .executeTakeFirst();
   return row && { ...row, tries: Number(row.tries) };

@@ -128,6 +128,9 @@ class WrongAnswer extends Error {}
  */
 export async function completeSignIn(deps: TwoFactorDeps, input: TwoFactorLoginRequest, client: SessionClient): Promise<SignInTokens> {
   const row = await openChallenge(deps, input.challenge);
+  const user = await deps.users.findById(row.user_id);
+  // A password changed or reset since the first step ends the sign-ins begun with the old one, as it ends sessions.
+  if (!user || (user.tokens_valid_after !== null && Date.parse(row.created_at) < Date.parse(user.tokens_valid_after))) throw expired();
   const limit = GUESS_LIMITS.twoFactor;
   const accountKey = accountGuessKey(limit, row.user_id);
   await deps.throttle.check(accountKey, limit.perAccount);
@@ -148,8 +151,6 @@ export async function completeSignIn(deps: TwoFactorDeps, input: TwoFactorLoginR
     throw new AppError('INVALID_TWO_FACTOR_CODE', 401);
   }
   const factor = answer?.factor ?? null;
-  const user = await deps.users.findById(row.user_id);
-  if (!user) throw new AppError('UNAUTHORIZED', 401);
   // What the first step checked may have changed within the five minutes.
   if (row.method === 'admin' && !isAdmin(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
   if (user.email_verified_at === null) throw new AppError('USER_NOT_VERIFIED', 403);
