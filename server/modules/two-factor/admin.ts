@@ -16,11 +16,12 @@ export async function resetTwoFactorOf(deps: TwoFactorDeps, actorId: string, tar
   await deps.db.transaction().execute(async (trx) => {
     const owner = await repo.lockAccount(trx, targetId);
     if (!owner) throw new AppError('USER_NOT_FOUND', 404);
+    // Challenges before factors, the order a second step takes them in, so the two never wait on each other.
+    await repo.deleteChallenges(trx, targetId);
     const totp = await repo.deleteTotp(trx, targetId);
     const passkeys = await repo.deletePasskeys(trx, targetId);
     const recoveryCodes = await repo.deleteRecoveryCodes(trx, targetId);
     if (!totp && passkeys === 0 && recoveryCodes === 0) throw new AppError('TWO_FACTOR_NOT_ENABLED', 409);
-    await repo.deleteChallenges(trx, targetId);
     await repo.syncFactorFlag(trx, targetId);
     await recordChange(trx, deps, { owner: { id: targetId, ...owner }, kind: 'two_factor.reset', mail: 'twoFactorReset', actorId, details: { totp, passkeys }, at: now });
   });
