@@ -33,6 +33,7 @@ const config: Config = {
   spaDir: path.join(dataDir, 'no-spa'),
   social: { standins: false, google: null, facebook: null },
   rateLimitPerAddress: 20,
+  staffTwoFactor: 'optional',
   billing: { sandbox: false, apiKey: '', environment: '', clientToken: '', webhookSecret: '' },
 };
 const clock = new SystemClock();

@@ -27,6 +27,7 @@ export async function benchApp(db: Db) {
     mailFrom: 'bench <bench@localhost>',
     social: { standins: false, google: null, facebook: null },
     rateLimitPerAddress: 1_000_000,
+    staffTwoFactor: 'optional',
     billing: { sandbox: false, apiKey: '', environment: '', clientToken: '', webhookSecret: '' },
   } as unknown as Config;
   const clock = new SystemClock();

@@ -24,6 +24,15 @@ export const ACTIVITY_KINDS = [
   'roles.changed',
   'account.deleted',
   'user.deleted',
+  /** Issue 44: an authenticator app confirmed (with the first recovery codes), turned off, new recovery codes. */
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'recovery_codes.renewed',
+  /** Issue 44: a passkey added or removed (details: its name). */
+  'passkey.added',
+  'passkey.removed',
+  /** Issue 44: an admin removed every second factor of the account (the actor names them). */
+  'two_factor.reset',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

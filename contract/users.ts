@@ -5,7 +5,7 @@ import { ROLES } from './roles.js';
 import { subscriptionSchema } from './subscription.js';
 import { MAX_PAGE_SIZE, SIGN_IN_METHODS, USER_PLANS, USER_SORT_FIELDS } from './users-values.js';
 
-export { isAdmin, ROLES, type Role } from './roles.js';
+export { isAdmin, isStaff, ROLES, type Role } from './roles.js';
 export const roleSchema = z.enum(ROLES);
 
 export const meSchema = z.object({
@@ -29,6 +29,10 @@ export const meSchema = z.object({
   couponCode: z.string().nullable(),
   googleConnected: z.boolean(),
   facebookConnected: z.boolean(),
+  /** Issue 44: the account has a second factor (an authenticator app or a passkey). */
+  twoFactorEnabled: z.boolean(),
+  /** Issue 44: a staff account without a second factor while STAFF_TWO_FACTOR=required: it must enrol before anything else. */
+  twoFactorEnrolmentRequired: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 
@@ -129,7 +133,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   actorId: z.string().nullable(),
   actorEmail: z.string().nullable(),
-  action: z.enum(['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded']),
+  action: z.enum(['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded', 'two_factor.reset']),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
@@ -149,7 +153,8 @@ export const adminUserDetailSchema = z.object({
     /** Where the account came from: 'registration', 'siggraph2023', 'google', 'facebook', 'seed', or null. */
     signupSource: z.string().nullable(),
   }),
-  signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean() }),
+  /** `twoFactor` (issue 44): an authenticator app or a passkey; support can reset it (`DELETE /users/{id}/two-factor`). */
+  signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean(), twoFactor: z.boolean() }),
   sessions: z.array(sessionViewSchema),
   subscription: subscriptionSchema.nullable(),
   transactions: z.array(

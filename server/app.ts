@@ -35,6 +35,7 @@ import { subscriptionRoutes } from './modules/billing/subscription-routes.js';
 import { paddleWebhookRoutes } from './modules/billing/webhook-routes.js';
 import { END_SECOND_TRIAL_JOB, endSecondTrialJob } from './modules/billing/subscriptions.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
+import { pruneTwoFactor, twoFactorRoutes } from './modules/two-factor/index.js';
 import { accountRoutes } from './modules/users/account-routes.js';
 import { overviewRoutes } from './modules/users/overview-routes.js';
 import { registrationRoutes } from './modules/users/registration-routes.js';
@@ -99,6 +100,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.setSerializerCompiler(zodResponseSerializer);
   app.decorateRequest('authUser', null);
   app.decorateRequest('authSession', null);
+  app.decorateRequest('twoFactorEnrolmentRequired', false);
   registerJsonBody(app);
 
   // External plugins.
@@ -125,7 +127,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
-  const guards = createGuards({ accessTokens, users, sessions, clock });
+  const guards = createGuards({ accessTokens, users, sessions, clock, staffTwoFactor: config.staffTwoFactor });
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
   const mailer = createMailer(config, db.kysely, clock);
@@ -157,6 +159,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   };
   jobs.handle(VERIFICATION_RESEND_JOB, verificationResendJob(registration));
   const account = { db: db.kysely, users, sessions, offlineTokens, throttle, clock, appUrl: config.appUrl, jobs };
+  // Issue 44: the second factor, asked for by every first step of a sign-in.
+  const twoFactor = { db: db.kysely, clock, throttle, sessions, users, appUrl: config.appUrl };
   jobs.handle(PASSWORD_RESET_JOB, passwordResetJob(account));
 
   const paddle = createPaddle(config.billing);
@@ -164,7 +168,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     async (api) => {
       registerApiNotFound(api);
       await api.register(healthRoutes, { db, readiness });
-      await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions }, guards });
+      await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions, twoFactor }, guards });
+      await api.register(twoFactorRoutes, { deps: twoFactor, guards });
       await api.register(sessionRoutes, { sessions, guards });
       await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards, sessions });
       await api.register(usersGridRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
@@ -176,7 +181,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
         guards,
       });
       await api.register(oauthRoutes, {
-        deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl },
+        deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl, twoFactor },
         guards,
       });
       const paddleConfig = {
@@ -235,7 +240,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.addHook('onResponse', async () => jobs.nudgeQueued());
   // Housekeeping, hourly in every instance (each statement is safe to run twice at once).
   const housekeeping = setInterval(() => {
-    Promise.all([jobs.prune(), throttle.prune()]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    Promise.all([jobs.prune(), throttle.prune(), pruneTwoFactor(twoFactor)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
   app.addHook('onClose', async () => {

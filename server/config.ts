@@ -41,6 +41,11 @@ export interface Config {
    * token, `METRICS_PORT` on a port of its own; with neither, there are no metrics.
    */
   metrics?: { token?: string; port?: number };
+  /**
+   * `STAFF_TWO_FACTOR` (issue 44): `required` (the default in production) holds staff without a second
+   * factor to enrolling one before any other API call; `optional` (the default elsewhere) lets them be.
+   */
+  staffTwoFactor: 'required' | 'optional';
 }
 
 export interface GoogleSettings {
@@ -155,6 +160,7 @@ const envSchema = z.object({
     .min(1, 'must be between 1 and 65535')
     .max(65535, 'must be between 1 and 65535')
     .optional(),
+  STAFF_TWO_FACTOR: z.enum(['required', 'optional'], { error: 'must be required or optional' }).optional(),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   GOOGLE_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).default('https://accounts.google.com'),
@@ -239,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     maxEventStreams: values.EVENT_STREAMS_MAX,
     metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
+    staffTwoFactor: values.STAFF_TWO_FACTOR ?? (production ? 'required' : 'optional'),
     billing: {
       sandbox: paddleSandbox,
       // With the stand-in these are filled in once it listens (server/main.ts).

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { isTwoFactorRequired, type TwoFactorRequired } from '../contract/two-factor-values.js';
 
 interface State {
   api: string;
@@ -43,6 +44,9 @@ function need<T>(value: T | undefined, what: string): T {
 
 class UsageError extends Error {}
 
+/** The account signs in in two steps and the command line gave no answer for the second (exit code 1). */
+class SecondStepNeeded extends Error {}
+
 async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -63,6 +67,8 @@ async function run(argv: string[]): Promise<unknown> {
       suspicious: { type: 'boolean' },
       format: { type: 'string' },
       key: { type: 'string' },
+      code: { type: 'string' },
+      'recovery-code': { type: 'string' },
     },
   });
   const stateFile = need(values.state, '--state');
@@ -73,11 +79,24 @@ async function run(argv: string[]): Promise<unknown> {
 
   switch (command) {
     case 'login': {
-      const answer = (await request(state, 'POST', '/auth/login', undefined, {
+      const first = (await request(state, 'POST', '/auth/login', undefined, {
         email: need(values.email, '--email'),
         password: need(values.password, '--password'),
         rememberMe: false,
-      })) as { access_token: string };
+      })) as { access_token: string } | TwoFactorRequired;
+      let answer: { access_token: string };
+      if (isTwoFactorRequired(first)) {
+        // Issue 44: the account has a second factor; the desktop application asks for a code and sends it.
+        const proof = values.code ? { code: values.code } : values['recovery-code'] ? { recoveryCode: values['recovery-code'] } : null;
+        if (!proof) {
+          throw new SecondStepNeeded(
+            `this account signs in in two steps (it offers: ${first.methods.join(', ')}): run login again with --code <the 6 digits of the authenticator app> or --recovery-code <a recovery code>`,
+          );
+        }
+        answer = (await request(state, 'POST', '/auth/login/two-factor', undefined, { challenge: first.challenge, ...proof })) as { access_token: string };
+      } else {
+        answer = first;
+      }
       state.accessToken = answer.access_token;
       save();
       return { signedIn: true };
@@ -132,8 +151,9 @@ async function run(argv: string[]): Promise<unknown> {
 
 /**
  * One run of the command line: what it prints on stdout (the API's JSON answer) and stderr, and its exit
- * code: 0, 1 when the API refused (stderr's last line is the error body, { messageKey, message }), 2 on a
- * usage error.
+ * code: 0, 1 when the API refused (stderr's last line is the error body, { messageKey, message }) or a
+ * sign-in needs a second step the command line gave no answer for (stderr names the account's methods),
+ * 2 on a usage error.
  */
 export async function runDesktopCommand(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -141,6 +161,7 @@ export async function runDesktopCommand(argv: string[]): Promise<{ code: number;
     return { code: 0, stdout: `${JSON.stringify(result)}\n`, stderr: '' };
   } catch (error) {
     if (error instanceof ApiError) return { code: 1, stdout: '', stderr: `${JSON.stringify(error.body)}\n` };
+    if (error instanceof SecondStepNeeded) return { code: 1, stdout: '', stderr: `${error.message}\n` };
     return { code: 2, stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n` };
   }
 }

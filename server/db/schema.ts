@@ -33,6 +33,11 @@ export interface UsersTable {
   plan: ColumnType<string, never, never>;
   /** Every admin grid filter as one number (migration 0017, server/modules/users/filters.ts). */
   segment: ColumnType<number, never, never>;
+  /**
+   * 0 or 1: a confirmed authenticator app or a passkey (issue 44, migration 0019), kept by the two-factor
+   * module in the transaction of every change to them, so the per-request guard reads it with the user.
+   */
+  two_factor_enabled: ColumnType<number, number | undefined, number>;
 }
 
 /** How many users each segment holds, kept by triggers on users (migration 0018); never written by the app. */
@@ -130,7 +135,7 @@ export interface RefreshTokensTable {
 export interface SessionsTable {
   id: string;
   user_id: string;
-  method: 'password' | 'code' | 'google' | 'facebook' | 'admin';
+  method: 'password' | 'code' | 'google' | 'facebook' | 'admin' | 'passkey';
   /** 1 with "remember me" (30 days), else 0 (12 hours). */
   remember: number;
   created_at: Timestamp;
@@ -141,6 +146,72 @@ export interface SessionsTable {
   browser: string | null;
   os: string | null;
   address: string | null;
+  /** Issue 44: the second factor the sign-in was completed with ('totp', 'recovery', 'passkey'), or null. */
+  second_factor: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Issue 44: an authenticator app's secret, pending until a code confirms it. */
+export interface TwoFactorTotpTable {
+  user_id: string;
+  /** Base32. */
+  secret: string;
+  confirmed_at: Timestamp | null;
+  /** The newest TOTP time step accepted (a code is never accepted twice); null before any. */
+  last_step: number | null;
+  created_at: Timestamp;
+}
+
+/** Issue 44: one recovery code, kept as a SHA-256 digest; used once. */
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Issue 44: a WebAuthn credential (passkey). */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** Base64url; unique across users. */
+  credential_id: string;
+  /** Base64url of the COSE public key. */
+  public_key: string;
+  /** The authenticator's signature counter (bigint on PostgreSQL, read as a number). */
+  counter: ColumnType<number, number | undefined, number>;
+  /** JSON array of transports, or null. */
+  transports: string | null;
+  name: string;
+  device_type: string;
+  backed_up: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** Issue 44: the first step of a sign-in that needs a second factor, kept by the digest of its token. */
+export interface SignInChallengesTable {
+  id: string;
+  user_id: string;
+  method: 'password' | 'admin' | 'google' | 'facebook';
+  remember: number;
+  tries: ColumnType<number, number | undefined, number>;
+  webauthn_challenge: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Issue 44: a WebAuthn challenge waiting for its answer (a passkey registration, or a sign-in with a passkey alone). */
+export interface WebauthnCeremoniesTable {
+  /** The digest of what names it: the challenge itself for a registration, the ceremony token for a sign-in. */
+  id: string;
+  purpose: 'registration' | 'sign-in';
+  user_id: string | null;
+  challenge: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface SocialAccountsTable {
@@ -371,6 +442,11 @@ export interface Database {
   user_segment_counts: UserSegmentCountsTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  two_factor_totp: TwoFactorTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  sign_in_challenges: SignInChallengesTable;
+  webauthn_ceremonies: WebauthnCeremoniesTable;
   email_verifications: EmailVerificationsTable;
   email_changes: EmailChangesTable;
   password_resets: PasswordResetsTable;

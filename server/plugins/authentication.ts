@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { isAdmin } from '../../contract/roles.js';
+import { isAdmin, isStaff } from '../../contract/roles.js';
 import { AppError } from '../errors.js';
 import type { AccessTokens } from '../modules/auth/access-tokens.js';
 import type { SessionClient, Sessions } from '../modules/auth/sessions.js';
@@ -15,8 +15,25 @@ declare module 'fastify' {
     authUser: AuthUser | null;
     /** The live session the access token belongs to; set with `authUser`. */
     authSession: AuthSession | null;
+    /**
+     * Issue 44: the signed-in user is staff without a second factor while STAFF_TWO_FACTOR=required, so
+     * only the routes marked `duringTwoFactorEnrolment` answer them (`GET /users/me` says so).
+     */
+    twoFactorEnrolmentRequired: boolean;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Issue 44: the route answers a staff member who must still enrol a second factor (STAFF_TWO_FACTOR=
+     * required): what enrolling needs (the user, the two-factor and passkey routes), signing out and the
+     * event stream (token renewal, `POST /auth/validate`, has no guard). Every other guarded route refuses
+     * them with 403 TWO_FACTOR_ENROLMENT_REQUIRED.
+     */
+    duringTwoFactorEnrolment?: boolean;
   }
 }
+
+/** STAFF_TWO_FACTOR: whether staff (contract/roles.ts, isStaff) must have a second factor to use the API. */
+export type StaffTwoFactor = 'required' | 'optional';
 
 export interface Guards {
   /** Any signed-in user. */
@@ -66,7 +83,7 @@ export function presentedBearer(request: FastifyRequest): string | null {
  * loses access at once. A token past half its life is replaced through the `Bearer` response header
  * (spec section 4), never with one that outlives the session.
  */
-export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRepo; sessions: Sessions; clock: Clock }): Guards {
+export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRepo; sessions: Sessions; clock: Clock; staffTwoFactor: StaffTwoFactor }): Guards {
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<AuthUser> {
     const claims = await deps.accessTokens.verify(bearerToken(request));
     const found = await deps.users.findWithSession(claims.userId, claims.sessionId, deps.clock.now());
@@ -79,6 +96,11 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     }
     request.authUser = user;
     request.authSession = session;
+    // Issue 44: staff without a second factor may sign in, but only to enrol one (read from the same row).
+    request.twoFactorEnrolmentRequired = deps.staffTwoFactor === 'required' && isStaff(user.roles) && user.two_factor_enabled !== 1;
+    if (request.twoFactorEnrolmentRequired && request.routeOptions.config.duringTwoFactorEnrolment !== true) {
+      throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 403);
+    }
     await deps.sessions.touch(session.id, session.last_active_at);
     if (deps.accessTokens.isPastHalfLife(claims) && claims.expiresAt * 1000 < Date.parse(session.expires_at)) {
       reply.header('Bearer', await deps.sessions.renewToken(user, session));
@@ -105,6 +127,7 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
         // An expired or ended session signs out through its offline token, or is already out.
         request.authUser = null;
         request.authSession = null;
+        request.twoFactorEnrolmentRequired = false;
       }
     },
   };

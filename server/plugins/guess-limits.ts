@@ -21,9 +21,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The counter of one limit for one account. Signed-in routes count under it by themselves; a public route
+ * that learns the account from what was sent (a sign-in's second step, issue 44) counts under it itself.
+ */
+export function accountGuessKey(limit: GuessLimit, accountId: string): string {
+  return `guess:${limit.name}:account:${accountId}`;
+}
+
 function keysOf(request: FastifyRequest, limit: GuessLimit): { key: string; rule: ThrottleRule }[] {
   const keys = [{ key: `guess:${limit.name}:address:${request.ip}`, rule: limit.perAddress }];
-  if (limit.perAccount && request.authUser) keys.push({ key: `guess:${limit.name}:account:${request.authUser.id}`, rule: limit.perAccount });
+  if (limit.perAccount && request.authUser) keys.push({ key: accountGuessKey(limit, request.authUser.id), rule: limit.perAccount });
   return keys;
 }
 
@@ -75,4 +83,10 @@ export const GUESS_LIMITS = {
   verificationLink: { name: 'verification-link', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
   resetLink: { name: 'reset-link', perAddress: { limit: 20, windowSeconds: 15 * MINUTES } },
   activation: { name: 'activation', perAddress: { limit: 40, windowSeconds: 60 * MINUTES }, perAccount: { limit: 20, windowSeconds: 60 * MINUTES } },
+  /**
+   * Issue 44: every proof of the account's owner: authenticator codes, recovery codes and passkeys at the
+   * second step, the codes that confirm an authenticator app, and the password or code that turns a
+   * factor off. One counter per account across all of them (a challenge also dies after 5 wrong answers).
+   */
+  twoFactor: { name: 'two-factor', perAddress: { limit: 30, windowSeconds: 15 * MINUTES }, perAccount: { limit: 10, windowSeconds: 15 * MINUTES } },
 } satisfies Record<string, GuessLimit>;

@@ -19,7 +19,9 @@ export const TAGS = [
     name: 'Devices',
     description: `The desktop API: what the Shapelab desktop application calls.
 
-1. Sign the user in with \`POST /api/auth/login\` to get an access token.
+1. Sign the user in with \`POST /api/auth/login\` to get an access token. An account with a second factor answers
+   \`{ twoFactorRequired: true, challenge, methods }\`: send the challenge with the code of the user's authenticator app
+   (\`{ challenge, code }\`) or a recovery code (\`{ challenge, recoveryCode }\`) to \`POST /api/auth/login/two-factor\`.
 2. \`POST /api/desktop/activate\` with \`Authorization: Bearer <access token>\` attaches this computer to one of
    the user's seats and answers a **device token** (\`sld_...\`). Store it; the access token is no longer needed.
 3. Every other \`/api/desktop/*\` call sends \`Authorization: Bearer <device token>\`: a heartbeat at each start
@@ -73,13 +75,79 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/auth/login': {
     tag: 'Auth',
     summary: 'Sign in with email and password',
-    description: 'Answers an access token (JWT, send as `Authorization: Bearer`) and an offline token to renew it with `POST /api/auth/validate`. Failed attempts slow down and are limited per account and address.',
+    description:
+      'Answers an access token (JWT, send as `Authorization: Bearer`) and an offline token to renew it with `POST /api/auth/validate`. For an account with a second factor it answers `{ twoFactorRequired: true, challenge, methods }` and no token: the sign-in finishes at `POST /api/auth/login/two-factor`. Failed attempts slow down and are limited per account and address.',
     errors: { 401: ['WRONG_CREDENTIALS'], 403: ['USER_NOT_VERIFIED'], 429: ['TOO_MANY_REQUESTS'] },
   },
   'POST /api/auth/admin-login': {
     tag: 'Auth',
-    summary: 'Sign in to the admin console',
+    summary: 'Sign in to the admin console (a second step for an account with a second factor, as `POST /api/auth/login`)',
     errors: { 401: ['WRONG_CREDENTIALS'], 403: ['NOT_AN_ADMIN'], 429: ['TOO_MANY_REQUESTS'] },
+  },
+  // Issue 44: the second factor's second step, and passkeys.
+  'POST /api/auth/login/two-factor': {
+    tag: 'Auth',
+    summary: 'The second step of a sign-in: the challenge and a code from the authenticator app, a recovery code or a passkey; answers the tokens',
+    description:
+      'A challenge lives 5 minutes, allows 5 wrong answers and is used once. Each code and recovery code is accepted once. Wrong answers are also limited per account (from any address) and per address: 429 with `Retry-After`.',
+    errors: { 401: ['INVALID_TWO_FACTOR_CODE', 'TWO_FACTOR_CHALLENGE_EXPIRED'], 403: ['NOT_AN_ADMIN', 'USER_NOT_VERIFIED'] },
+  },
+  'POST /api/auth/login/two-factor/passkey': {
+    tag: 'Auth',
+    summary: "WebAuthn options to answer a sign-in's challenge with one of the account's passkeys",
+    errors: { 401: ['TWO_FACTOR_CHALLENGE_EXPIRED'], 404: ['PASSKEY_NOT_FOUND'] },
+  },
+  'POST /api/auth/passkey/options': {
+    tag: 'Auth',
+    summary: 'Start a sign-in with a passkey alone: a ceremony (5 minutes, used once) and WebAuthn options for any passkey of this site',
+  },
+  'POST /api/auth/passkey': {
+    tag: 'Auth',
+    summary: 'Sign in with a passkey alone (user verification required); `admin` signs in at the admin door (staff only)',
+    errors: { 401: ['PASSKEY_CEREMONY_EXPIRED', 'PASSKEY_VERIFICATION_FAILED'], 403: ['NOT_AN_ADMIN', 'USER_NOT_VERIFIED'] },
+  },
+  'GET /api/users/me/two-factor': { tag: 'Users', summary: 'Whether the authenticator app is on, how many passkeys, how many recovery codes are left' },
+  'POST /api/users/me/two-factor/totp': {
+    tag: 'Users',
+    summary: 'Start setting up an authenticator app: a new secret and its otpauth:// address, pending until confirmed',
+    errors: { 409: ['TWO_FACTOR_ALREADY_ENABLED'] },
+  },
+  'POST /api/users/me/two-factor/totp/confirm': {
+    tag: 'Users',
+    summary: 'Turn the authenticator app on with a code from it; answers ten recovery codes, shown this once',
+    errors: { 400: ['INVALID_TWO_FACTOR_CODE'], 409: ['TWO_FACTOR_SETUP_NOT_STARTED', 'TWO_FACTOR_ALREADY_ENABLED'] },
+  },
+  'DELETE /api/users/me/two-factor': {
+    tag: 'Users',
+    summary: 'Turn the authenticator app and the recovery codes off (the password; without one, a code or a recent sign-in)',
+    errors: { 400: ['INVALID_TWO_FACTOR_CODE'], 403: ['WRONG_PASSWORD', 'REAUTHENTICATION_REQUIRED'], 409: ['TWO_FACTOR_NOT_ENABLED'] },
+  },
+  'POST /api/users/me/two-factor/recovery-codes': {
+    tag: 'Users',
+    summary: 'Ten new recovery codes; the earlier ones stop working (the password; without one, a code or a recent sign-in)',
+    errors: { 400: ['INVALID_TWO_FACTOR_CODE'], 403: ['WRONG_PASSWORD', 'REAUTHENTICATION_REQUIRED'], 409: ['TWO_FACTOR_NOT_ENABLED'] },
+  },
+  'GET /api/users/me/passkeys': { tag: 'Users', summary: "The account's passkeys: name, when added, when last used" },
+  'POST /api/users/me/passkeys/registration': {
+    tag: 'Users',
+    summary: 'WebAuthn options to add a passkey (a discoverable credential; the account’s own passkeys excluded)',
+    errors: { 403: ['USER_NOT_VERIFIED'] },
+  },
+  'POST /api/users/me/passkeys': {
+    tag: 'Users',
+    summary: "Add a passkey: the browser's answer to the registration options, and a name",
+    errors: { 400: ['PASSKEY_CEREMONY_EXPIRED', 'PASSKEY_VERIFICATION_FAILED'], 409: ['PASSKEY_ALREADY_REGISTERED'] },
+  },
+  'PATCH /api/users/me/passkeys/:id': { tag: 'Users', summary: 'Rename a passkey', errors: { 404: ['PASSKEY_NOT_FOUND'] } },
+  'DELETE /api/users/me/passkeys/:id': {
+    tag: 'Users',
+    summary: 'Remove a passkey (the password; without one, a code or a recent sign-in)',
+    errors: { 400: ['INVALID_TWO_FACTOR_CODE'], 403: ['WRONG_PASSWORD', 'REAUTHENTICATION_REQUIRED'], 404: ['PASSKEY_NOT_FOUND'] },
+  },
+  'DELETE /api/users/:id/two-factor': {
+    tag: 'Users',
+    summary: "Remove every second factor of a user (authenticator app, recovery codes, passkeys); logged, and mailed to the user",
+    errors: { 404: ['USER_NOT_FOUND'], 409: ['CANNOT_MODIFY_SELF', 'TWO_FACTOR_NOT_ENABLED'] },
   },
   'POST /api/auth/validate': {
     tag: 'Auth',
@@ -97,7 +165,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   },
   'POST /api/auth/:provider/redirect': {
     tag: 'Auth',
-    summary: "Finish Google or Facebook sign-in with the provider's callback; signs in or registers",
+    summary: "Finish Google or Facebook sign-in with the provider's callback; signs in or registers (a second step for an account with a second factor)",
     errors: { 400: ['STATE_MISMATCH', 'SOCIAL_EMAIL_UNVERIFIED', 'SOCIAL_SIGN_IN_FAILED', 'FACEBOOK_CALLBACK_ERROR'], 409: ['SOCIAL_EMAIL_IN_USE'], 503: ['SOCIAL_PROVIDER_UNAVAILABLE'] },
   },
   'POST /api/auth/:provider/connect': {

@@ -79,6 +79,10 @@ function failuresOf(route: RouteOptions, access: Access, operation: Operation): 
   if (access === 'user' || access === 'admin' || access === 'optional-user') add(failures, 401, 'UNAUTHORIZED', 'SESSION_EXPIRED');
   if (access === 'device') add(failures, 401, 'DEVICE_TOKEN_INVALID');
   if (access === 'admin') add(failures, 403, 'FORBIDDEN');
+  // Issue 44: a staff member without a second factor (STAFF_TWO_FACTOR=required) reaches only the routes marked open to them.
+  if ((access === 'user' || access === 'admin' || access === 'optional-user') && route.config?.duringTwoFactorEnrolment !== true) {
+    add(failures, 403, 'TWO_FACTOR_ENROLMENT_REQUIRED');
+  }
   if (route.config?.rateLimit || route.config?.guessLimit) add(failures, 429, 'TOO_MANY_REQUESTS');
   for (const [status, keys] of Object.entries(operation.errors ?? {})) add(failures, Number(status), ...keys);
   return failures;
@@ -127,7 +131,9 @@ const API_DESCRIPTION = `The Shapelab account portal's API: accounts, subscripti
 activation and reports, and the admin tools.
 
 **Authentication.** \`POST /api/auth/login\` answers an access token (a JWT) and an offline token. Send the
-access token as \`Authorization: Bearer <token>\`. A token past half its life comes back renewed in the
+access token as \`Authorization: Bearer <token>\`. An account with a second factor answers
+\`{ twoFactorRequired: true, challenge, methods }\` instead: send the challenge with a code from the
+authenticator app, a recovery code or a passkey to \`POST /api/auth/login/two-factor\` for the tokens. A token past half its life comes back renewed in the
 \`Bearer\` response header; keep the newest. \`POST /api/auth/validate\` trades the offline token for a new
 access token once it has expired. The desktop application activates a computer with the access token and
 from then on uses the device token it gets (\`sld_...\`, see the *Devices* tag).

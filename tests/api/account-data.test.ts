@@ -5,6 +5,8 @@ import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
 import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
+import { enrolTotp } from '../fixtures/two-factor.js';
+import { SoftwareAuthenticator } from '../fixtures/webauthn.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
@@ -41,8 +43,15 @@ async function busyCustomer(server: TestServer) {
   await call(server, 'POST', '/api/desktop/exports', deviceToken, { payload: { id: randomUUID(), format: 'stl', exportedAt: new Date(at).toISOString() } });
   await server.db.kysely.insertInto('social_accounts').values({ provider: 'google', subject: `g-${user.id}`, user_id: user.id, email: user.email, created_at: TEST_NOW.toISOString() }).execute();
   await call(server, 'GET', `/api/users/forget-password/${encodeURIComponent(user.email)}`);
+  // Issue 44: an authenticator app, a passkey, an open sign-in challenge and an unanswered ceremony.
+  const { secret } = await enrolTotp(server, token);
+  const authenticator = new SoftwareAuthenticator(server.config.appUrl);
+  const options = (await call(server, 'POST', '/api/users/me/passkeys/registration', token)).json().options as Record<string, unknown>;
+  await call(server, 'POST', '/api/users/me/passkeys', token, { payload: { name: 'Laptop', response: authenticator.register(options) } });
+  await call(server, 'POST', '/api/users/me/passkeys/registration', token);
+  await call(server, 'POST', '/api/auth/login', undefined, { payload: { email: user.email, password: user.password, rememberMe: false } });
   await server.app.jobs.idle();
-  return { user, token, customerId };
+  return { user, token, customerId, secret };
 }
 
 /** Rows that still name the user, table by table (by id, or by email where a table keys on it). */
@@ -67,6 +76,11 @@ async function personalRows(server: TestServer, user: { id: string; email: strin
     'analytics_launches',
     'analytics_user_periods',
     'analytics_user_lifetimes',
+    'two_factor_totp',
+    'recovery_codes',
+    'passkeys',
+    'sign_in_challenges',
+    'webauthn_ceremonies',
   ] as const;
   const counts: Record<string, number> = {};
   for (const table of byUser) {
@@ -91,7 +105,7 @@ describeEachDatabase(
     });
 
     it('the export holds every row the user owns, and no secret', async () => {
-      const { user, token, customerId } = await busyCustomer(server());
+      const { user, token, customerId, secret } = await busyCustomer(server());
       const response = await call(server(), 'GET', '/api/users/me/export', token);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-disposition']).toMatch(/^attachment; filename="shapelab-data-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -114,6 +128,11 @@ describeEachDatabase(
       expect(data.activity.map((entry: { kind: string }) => entry.kind)).toContain('account.registered');
       for (const part of [data.subscriptions, data.transactions, data.licences, data.devices, data.usage.sessions, data.usage.exports]) expect(part.length).toBeGreaterThan(0);
       expect(response.body).not.toMatch(/password_hash|token_hash|\$argon2/);
+      // The second factor, without its secrets.
+      expect(data.twoFactor).toMatchObject({ totp: { confirmedAt: expect.any(String) }, passkeys: [{ name: 'Laptop', last_used_at: null }] });
+      expect(data.twoFactor.recoveryCodes).toHaveLength(10);
+      expect(response.body).not.toMatch(/code_hash|public_key|credential_id/);
+      expect(response.body).not.toContain(secret);
     });
 
     it('deletion needs the current password; a wrong one changes nothing', async () => {
@@ -128,7 +147,8 @@ describeEachDatabase(
     it('deletes every personal row, cancels the subscription at Paddle, keeps the payments anonymous, and the email can register again', async () => {
       const { user, token, customerId } = await busyCustomer(server());
       const before = await personalRows(server(), user);
-      for (const table of ['users', 'sessions', 'seats', 'social_accounts', 'billing_customers', 'analytics_sessions', 'outbox']) expect(before[table], table).toBeGreaterThan(0);
+      const filled = ['users', 'sessions', 'seats', 'social_accounts', 'billing_customers', 'analytics_sessions', 'outbox'];
+      for (const table of [...filled, 'two_factor_totp', 'recovery_codes', 'passkeys', 'sign_in_challenges', 'webauthn_ceremonies']) expect(before[table], table).toBeGreaterThan(0);
       const subscription = await server().db.kysely.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
 
       const deleted = await call(server(), 'DELETE', '/api/users/me', token, { payload: { password: user.password } });

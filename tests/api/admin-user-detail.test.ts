@@ -114,7 +114,7 @@ describeEachDatabase(
       expect(detail.statusCode, detail.body).toBe(200);
       const body = detail.json();
       expect(body.user).toMatchObject({ id: user.id, email: user.email, emailVerified: true, roles: ['user'] });
-      expect(body.signInMethods).toEqual({ password: true, google: false, facebook: false });
+      expect(body.signInMethods).toEqual({ password: true, google: false, facebook: false, twoFactor: false });
       expect(body.sessions.length).toBeGreaterThanOrEqual(1);
       expect(body.sessions.every((session: { current: boolean }) => !session.current)).toBe(true);
       expect(body.transactions).toEqual([expect.objectContaining({ id: transactionId, status: 'completed', refundStatus: expect.any(String) })]);

@@ -82,6 +82,25 @@ describe('configuration from the environment', () => {
     expect(problems({ JWT_SECRET: 'a'.repeat(36) })).toEqual([]);
   });
 
+  it('STAFF_TWO_FACTOR is required by default in production, optional elsewhere, and takes only those two values', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    expect(loadConfig({}, cwd).staffTwoFactor).toBe('optional');
+    expect(loadConfig({ STAFF_TWO_FACTOR: 'required' }, cwd).staffTwoFactor).toBe('required');
+    const production = {
+      NODE_ENV: 'production',
+      MAIL_TRANSPORT: 'smtp',
+      SMTP_URL: 'smtp://mail:25',
+      APP_URL: 'https://a.b',
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      PADDLE_API_KEY: 'pdl_live_apikey_x',
+      PADDLE_CLIENT_TOKEN: 'live_token_x',
+      PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x',
+    };
+    expect(loadConfig(production, cwd).staffTwoFactor).toBe('required');
+    expect(loadConfig({ ...production, STAFF_TWO_FACTOR: 'optional' }, cwd).staffTwoFactor).toBe('optional');
+    expect(problems({ STAFF_TWO_FACTOR: 'sometimes' })).toEqual(['STAFF_TWO_FACTOR: must be required or optional']);
+  });
+
   it('TRUST_PROXY is off by default, a hop count, or a list of proxy addresses', () => {
     expect(loadConfig({}, os.tmpdir()).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }, os.tmpdir()).trustProxy).toBe(2);

@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps; guards: Gu
 
   app.post(
     '/auth/logout',
-    { onRequest: guards.signingOut, schema: { body: logoutRequestSchema.nullish(), response: { 204: z.null() } } },
+    { onRequest: guards.signingOut, config: { duringTwoFactorEnrolment: true }, schema: { body: logoutRequestSchema.nullish(), response: { 204: z.null() } } },
     async (request, reply) => {
       const user = request.authUser;
       const session = request.authSession;

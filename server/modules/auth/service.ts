@@ -1,4 +1,5 @@
 import type { LoginResponse, ValidateTokenResponse } from '../../../contract/auth.js';
+import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
 import { isAdmin } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
 import type { UsersRepo, UserWithRoles } from '../users/repo.js';
@@ -6,12 +7,14 @@ import type { OfflineTokens } from './offline-tokens.js';
 import type { Throttle, ThrottleRule } from './throttle.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import type { SessionClient, Sessions } from './sessions.js';
+import { secondStepFor, type TwoFactorDeps } from '../two-factor/index.js';
 
 export interface AuthDeps {
   users: UsersRepo;
   offlineTokens: OfflineTokens;
   throttle: Throttle;
   sessions: Sessions;
+  twoFactor: TwoFactorDeps;
 }
 
 /**
@@ -74,13 +77,18 @@ export async function login(
   const user = await checkCredentials(deps, input.email, input.password, client);
   // Only after the right password, so this reveals nothing to someone who does not own the account.
   if (user.email_verified_at === null) throw new AppError('USER_NOT_VERIFIED', 403);
+  // Issue 44: an account with a second factor gets a challenge instead of tokens.
+  const secondStep = await secondStepFor(deps.twoFactor, user, { method: 'password', remember: input.rememberMe });
+  if (secondStep) return secondStep;
   const session = await deps.sessions.start(user, { method: 'password', remember: input.rememberMe, client });
   return session.offline_token ? { access_token: session.access_token, offline_token: session.offline_token } : { access_token: session.access_token };
 }
 
-export async function adminLogin(deps: AuthDeps, input: { email: string; password: string }, client: SessionClient): Promise<{ access_token: string }> {
+export async function adminLogin(deps: AuthDeps, input: { email: string; password: string }, client: SessionClient): Promise<{ access_token: string } | TwoFactorRequired> {
   const user = await checkCredentials(deps, input.email, input.password, client);
   if (!isAdmin(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
+  const secondStep = await secondStepFor(deps.twoFactor, user, { method: 'admin', remember: false });
+  if (secondStep) return secondStep;
   const session = await deps.sessions.start(user, { method: 'admin', remember: false, client });
   return { access_token: session.access_token };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Bowser from 'bowser';
 import type { Kysely } from 'kysely';
 import type { SessionView } from '../../../contract/account.js';
+import type { TwoFactorMethod } from '../../../contract/two-factor-values.js';
 import type { Role } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import type { Database, SessionsTable } from '../../db/schema.js';
@@ -17,6 +18,8 @@ export const REMEMBERED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
 export type SignInMethod = SessionsTable['method'];
+/** The second factor a sign-in was completed with (issue 44). */
+export type SecondFactor = TwoFactorMethod;
 
 /** Where a sign-in comes from: the browser's user agent and the client address (behind TRUST_PROXY's proxies). */
 export interface SessionClient {
@@ -60,10 +63,13 @@ export class Sessions {
     this.onEnded = listener;
   }
 
-  /** Starts a session for a sign-in: its access token, and its offline token with "remember me". */
+  /**
+   * Starts a session for a sign-in: its access token, and its offline token with "remember me". A sign-in
+   * completed with a second factor (issue 44) names it, in the session and in the account's timeline.
+   */
   async start(
     user: { id: string; roles: Role[] },
-    options: { method: SignInMethod; remember: boolean; client: SessionClient },
+    options: { method: SignInMethod; remember: boolean; client: SessionClient; secondFactor?: SecondFactor | null },
   ): Promise<{ sessionId: string; access_token: string; offline_token?: string }> {
     const now = this.clock.now();
     const id = randomUUID();
@@ -85,9 +91,11 @@ export class Sessions {
         browser: browser?.slice(0, 100) ?? null,
         os: os?.slice(0, 100) ?? null,
         address: options.client.address?.slice(0, 64) ?? null,
+        second_factor: options.secondFactor ?? null,
       })
       .execute();
-      await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details: { method: options.method, remember: options.remember, browser, os }, at: now });
+      const details = { method: options.method, remember: options.remember, browser, os, ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}) };
+      await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details, at: now });
     });
     const access_token = await this.accessTokens.sign(user.id, user.roles, id, expiresAt);
     if (!options.remember) return { sessionId: id, access_token };

@@ -30,7 +30,8 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: Stream
     for (const end of open) end(shutdownFarewell());
   });
 
-  app.get('/events', { onRequest: guards.user }, async (request, reply) => {
+  // Open while a staff member enrols a second factor (issue 44): the tab's other changes keep arriving.
+  app.get('/events', { onRequest: guards.user, config: { duringTwoFactorEnrolment: true } }, async (request, reply) => {
     const user = currentUser(request);
     const session = currentSession(request);
     let unsubscribers: (() => void)[] = [];

@@ -13,6 +13,8 @@ import type { SessionClient, Sessions } from '../auth/sessions.js';
 import type { Role } from '../../../contract/users.js';
 import type { UsersRepo, UserWithRoles } from '../users/repo.js';
 import { meOf } from '../users/service.js';
+import { secondStepFor, type TwoFactorDeps } from '../two-factor/index.js';
+import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
 
 /** An authorization request lives this long between the redirect to the provider and its answer. */
 export const AUTHORIZATION_TTL_SECONDS = 10 * 60;
@@ -25,6 +27,7 @@ export interface OAuthDeps {
   social: SocialConfig;
   /** The portal's public origin: the only place a provider may send the browser back to. */
   appUrl: string;
+  twoFactor: TwoFactorDeps;
 }
 
 /** What a provider tells us about the person, after the code exchange. */
@@ -233,14 +236,17 @@ export async function signIn(
   input: CallbackRequest,
   language: Language,
   client: SessionClient,
-): Promise<{ access_token: string; isNewUser: boolean }> {
+): Promise<{ access_token: string; isNewUser: boolean } | TwoFactorRequired> {
   const signedIn = async (user: { id: string; roles: Role[] }) => (await deps.sessions.start(user, { method: provider, remember: false, client })).access_token;
+  // An existing account with a second factor answers its challenge first (issue 44); a new one has none.
+  const existingAccount = async (user: { id: string; roles: Role[] }) =>
+    (await secondStepFor(deps.twoFactor, user, { method: provider, remember: false })) ?? { access_token: await signedIn(user), isNewUser: false };
   const identity = await identify(deps, clients, provider, input, 'redirect');
   const existingId = await linkedUserId(deps, provider, identity.subject);
   if (existingId) {
     const user = await deps.users.findById(existingId);
     if (!user) throw new AppError('UNAUTHORIZED', 401);
-    return { access_token: await signedIn(user), isNewUser: false };
+    return existingAccount(user);
   }
   if (!identity.email || !identity.emailVerified) throw new AppError('SOCIAL_EMAIL_UNVERIFIED', 400);
   const email = identity.email.trim().toLowerCase();
@@ -276,7 +282,7 @@ export async function signIn(
     const winner = await linkedUserId(deps, provider, identity.subject);
     const user = winner ? await deps.users.findById(winner) : undefined;
     if (!user) throw new AppError('SOCIAL_EMAIL_IN_USE', 409, { cause: error });
-    return { access_token: await signedIn(user), isNewUser: false };
+    return existingAccount(user);
   }
   return { access_token: await signedIn({ id, roles: ['user'] }), isNewUser: true };
 }

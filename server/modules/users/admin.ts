@@ -314,7 +314,7 @@ export async function deleteUser(deps: AdminDeps, actorId: string, targetId: str
 }
 
 /** The kinds the admin history dialog shows (`GET /users/{id}/audit`): changes made by admins and by the portal's purchase rules. */
-const AUDIT_KINDS = ['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded'] as const satisfies readonly AuditEntry['action'][];
+const AUDIT_KINDS = ['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded', 'two_factor.reset'] as const satisfies readonly AuditEntry['action'][];
 
 /** `GET /users/{id}/audit` (admin): the admin changes made to a user, newest first, with who made them. */
 export async function auditOf(db: Kysely<Database>, targetId: string): Promise<AuditEntry[]> {

@@ -15,7 +15,7 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
   const { db } = deps;
   const profile = await db
     .selectFrom('users')
-    .select(['phone', 'country', 'language', 'email_verified_at', 'signup_source', 'password_hash'])
+    .select(['phone', 'country', 'language', 'email_verified_at', 'signup_source', 'password_hash', 'two_factor_enabled'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!profile) throw new AppError('USER_NOT_FOUND', 404);
@@ -52,7 +52,12 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
       emailVerifiedAt: iso(profile.email_verified_at),
       signupSource: profile.signup_source,
     },
-    signInMethods: { password: profile.password_hash !== null, google: row.googleConnected, facebook: row.facebookConnected },
+    signInMethods: {
+      password: profile.password_hash !== null,
+      google: row.googleConnected,
+      facebook: row.facebookConnected,
+      twoFactor: Number(profile.two_factor_enabled) === 1,
+    },
     // An admin looking at someone else's sessions: none of them is "this device".
     sessions: sessions.map((session) => ({ ...session, current: false })),
     subscription,

@@ -10,6 +10,8 @@ export interface DataExport {
   profile: Record<string, unknown>;
   roles: string[];
   signInMethods: { password: boolean; social: { provider: string; email: string | null; connectedAt: string }[] };
+  /** Issue 44: the second factor, without its secrets (the authenticator's secret, recovery code digests, public keys). */
+  twoFactor: { totp: { confirmedAt: string | null } | null; recoveryCodes: { createdAt: string; usedAt: string | null }[]; passkeys: Record<string, unknown>[] };
   sessions: Record<string, unknown>[];
   billing: { customerId: string | null };
   subscriptions: Record<string, unknown>[];
@@ -33,10 +35,14 @@ export interface DataExport {
 export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }, user: UserWithRoles): Promise<DataExport> {
   const { db } = deps;
   const id = user.id;
-  const [social, sessions, customer, subscriptions, transactions, refunds, licences, passes, seats, coupons, liteKeys, downloads, usageSessions, usageExports, launches, activity] =
+  const [social, sessions, customer, subscriptions, transactions, refunds, licences, passes, seats, coupons, liteKeys, downloads, usageSessions, usageExports, launches, activity, totp, recoveryCodes, passkeys] =
     await Promise.all([
       db.selectFrom('social_accounts').select(['provider', 'email', 'created_at']).where('user_id', '=', id).execute(),
-      db.selectFrom('sessions').select(['id', 'method', 'created_at', 'last_active_at', 'expires_at', 'ended_at', 'ended_reason', 'browser', 'os', 'address']).where('user_id', '=', id).execute(),
+      db
+        .selectFrom('sessions')
+        .select(['id', 'method', 'second_factor', 'created_at', 'last_active_at', 'expires_at', 'ended_at', 'ended_reason', 'browser', 'os', 'address'])
+        .where('user_id', '=', id)
+        .execute(),
       db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', id).executeTakeFirst(),
       db.selectFrom('subscriptions').selectAll().where('user_id', '=', id).execute(),
       db.selectFrom('transactions').selectAll().where('user_id', '=', id).execute(),
@@ -51,6 +57,9 @@ export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }
       db.selectFrom('analytics_exports').selectAll().where('user_id', '=', id).execute(),
       db.selectFrom('analytics_launches').selectAll().where('user_id', '=', id).execute(),
       db.selectFrom('activity_log').select(['kind', 'actor_id', 'details', 'created_at']).where('user_id', '=', id).orderBy('created_at').orderBy('id').execute(),
+      db.selectFrom('two_factor_totp').select(['confirmed_at', 'created_at']).where('user_id', '=', id).executeTakeFirst(),
+      db.selectFrom('recovery_codes').select(['created_at', 'used_at']).where('user_id', '=', id).orderBy('created_at').execute(),
+      db.selectFrom('passkeys').select(['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at']).where('user_id', '=', id).orderBy('created_at').execute(),
     ]);
   const { password_hash: passwordHash, tokens_valid_after: _tokensValidAfter, roles, google_links: _google, facebook_links: _facebook, ...profile } = user;
   return {
@@ -61,6 +70,11 @@ export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }
     signInMethods: {
       password: passwordHash !== null,
       social: social.map((row) => ({ provider: row.provider, email: row.email, connectedAt: row.created_at })),
+    },
+    twoFactor: {
+      totp: totp ? { confirmedAt: totp.confirmed_at } : null,
+      recoveryCodes: recoveryCodes.map((row) => ({ createdAt: row.created_at, usedAt: row.used_at })),
+      passkeys,
     },
     sessions,
     billing: { customerId: customer?.provider_customer_id ?? null },

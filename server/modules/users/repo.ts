@@ -67,6 +67,7 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     is_admin: row.is_admin,
     plan: row.plan,
     segment: row.segment,
+    two_factor_enabled: row.two_factor_enabled,
     roles,
     google_links: Number(row.google_links),
     facebook_links: Number(row.facebook_links),

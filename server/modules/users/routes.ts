@@ -21,8 +21,9 @@ import { meOf } from './service.js';
 
 /** The current user, and the admin users list with its role changes, deletions, audit trail, and one user's detail and timeline. */
 export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards; sessions: Sessions }> = async (app, { admin, guards, sessions }) => {
-  app.get('/users/me', { onRequest: guards.user, schema: { response: { 200: meSchema } } }, async (request) =>
-    meOf(admin.db, admin.clock, currentUser(request)),
+  // Open to a staff member who must still enrol a second factor (issue 44): the web app learns it here.
+  app.get('/users/me', { onRequest: guards.user, config: { duringTwoFactorEnrolment: true }, schema: { response: { 200: meSchema } } }, async (request) =>
+    meOf(admin.db, admin.clock, currentUser(request), { twoFactorEnrolmentRequired: request.twoFactorEnrolmentRequired }),
   );
 
   app.get(

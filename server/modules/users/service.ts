@@ -16,14 +16,20 @@ export interface MeBilling {
 /**
  * The current user as `/users/me` and every answer that returns them: their live subscription's id (the
  * earliest bought, never a duplicate being undone), and whether the upgrade price is theirs (they own
- * the previous release and not the current one).
+ * the previous release and not the current one). `twoFactorEnrolmentRequired` is the guard's finding
+ * (server/plugins/authentication.ts): only `GET /users/me` and the enrolment routes answer a staff
+ * member who must still enrol, so every other answer that returns the user is false by construction.
  */
-export async function meOf(db: Kysely<Database>, clock: Clock, user: UserWithRoles): Promise<Me> {
+export async function meOf(db: Kysely<Database>, clock: Clock, user: UserWithRoles, options: { twoFactorEnrolmentRequired?: boolean } = {}): Promise<Me> {
   const [live, eligibility] = await Promise.all([liveSubscriptions(db, user.id), upgradeEligibility(db, user.id, clock.now())]);
-  return toMe(user, { subscriptionId: live[0]?.id ?? null, eligibleForDiscountBasedOnPreviousVersion: eligibility.eligible });
+  return toMe(
+    user,
+    { subscriptionId: live[0]?.id ?? null, eligibleForDiscountBasedOnPreviousVersion: eligibility.eligible },
+    options.twoFactorEnrolmentRequired ?? false,
+  );
 }
 
-function toMe(user: UserWithRoles, billing: MeBilling): Me {
+function toMe(user: UserWithRoles, billing: MeBilling, twoFactorEnrolmentRequired: boolean): Me {
   return {
     id: user.id,
     email: user.email,
@@ -42,6 +48,8 @@ function toMe(user: UserWithRoles, billing: MeBilling): Me {
     couponCode: user.coupon_code,
     googleConnected: user.google_links > 0,
     facebookConnected: user.facebook_links > 0,
+    twoFactorEnabled: user.two_factor_enabled === 1,
+    twoFactorEnrolmentRequired,
   };
 }
 

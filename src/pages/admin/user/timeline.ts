@@ -79,5 +79,17 @@ export function describeEntry(t: TFunction, entry: ActivityEntry, language: stri
       return t('pages.users.audit.deletedBySelf');
     case 'user.deleted':
       return t('pages.users.audit.deleted');
+    case 'two_factor.enabled':
+      return t(`${K}.twoFactorEnabled`);
+    case 'two_factor.disabled':
+      return t(`${K}.twoFactorDisabled`);
+    case 'recovery_codes.renewed':
+      return t(`${K}.recoveryCodesRenewed`);
+    case 'passkey.added':
+      return t(`${K}.passkeyAdded`, { name: text(d.name) ?? '' });
+    case 'passkey.removed':
+      return t(`${K}.passkeyRemoved`, { name: text(d.name) ?? '' });
+    case 'two_factor.reset':
+      return t('pages.users.audit.twoFactorReset');
   }
 }

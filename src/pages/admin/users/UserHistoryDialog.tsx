@@ -30,6 +30,7 @@ function describe(t: TFunction, entry: AuditEntry): string {
   if (entry.action === 'account.deleted') return t('pages.users.audit.deletedBySelf');
   if (entry.action === 'purchase.duplicate_undone') return t('pages.users.audit.duplicateUndone');
   if (entry.action === 'purchase.refunded') return t('pages.users.audit.refunded');
+  if (entry.action === 'two_factor.reset') return t('pages.users.audit.twoFactorReset');
   const from = roleNames(t, entry.details.from);
   const to = roleNames(t, entry.details.to);
   return from && to ? t('pages.users.audit.rolesChanged', { from, to }) : t('pages.users.audit.rolesChangedPlain');
