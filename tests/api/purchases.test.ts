@@ -322,6 +322,8 @@ describeEachDatabase(
         couponCode: null,
         googleConnected: false,
         facebookConnected: false,
+        twoFactorEnabled: false,
+        twoFactorEnrolmentRequired: false,
       });
       expect(me.subscriptionId).toMatch(/^sub_/);
       expect(row.phone).toBeTruthy();
