@@ -141,6 +141,8 @@ export interface SessionsTable {
   browser: string | null;
   os: string | null;
   address: string | null;
+  /** The browser and system by name, without versions ("Chrome|Windows"): what a new-sign-in mail compares. */
+  client_family: ColumnType<string, string | undefined, string>;
 }
 
 export interface SocialAccountsTable {
@@ -173,6 +175,17 @@ export interface WebhookEventsTable {
   event_type: string;
   occurred_at: Timestamp;
   received_at: Timestamp;
+}
+
+/** Correctly signed Paddle notifications whose data failed the schema (answered 400, logged once). */
+export interface WebhookRejectionsTable {
+  key: string;
+  event_id: string | null;
+  event_type: string | null;
+  problem: string;
+  deliveries: number;
+  first_at: Timestamp;
+  last_at: Timestamp;
 }
 
 export interface SubscriptionsTable {
@@ -381,6 +394,7 @@ export interface Database {
   oauth_requests: OAuthRequestsTable;
   billing_customers: BillingCustomersTable;
   webhook_events: WebhookEventsTable;
+  webhook_rejections: WebhookRejectionsTable;
   subscriptions: SubscriptionsTable;
   transactions: TransactionsTable;
   licences: LicencesTable;

@@ -18,6 +18,7 @@ import { emailChanges } from './0015-email-changes.js';
 import { activityLog } from './0016-activity-log.js';
 import { userFilters } from './0017-user-filters.js';
 import { userSegmentCounts } from './0018-user-segment-counts.js';
+import { signInClientsAndWebhookRejections } from './0020-sign-in-clients-and-webhook-rejections.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -43,5 +44,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-activity-log': activityLog(),
     '0017-user-filters': userFilters(dialect),
     '0018-user-segment-counts': userSegmentCounts(dialect),
+    '0020-sign-in-clients-and-webhook-rejections': signInClientsAndWebhookRejections(dialect),
   };
 }

@@ -1,6 +1,7 @@
 import { translate, type Language } from '../../i18n.js';
 
-export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted' | 'emailChangeCode' | 'emailChangeTaken' | 'emailChanged';
+export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted' | 'emailChangeCode' | 'emailChangeTaken' | 'emailChanged'
+  | 'newSignIn' | 'tokenReused';
 
 export interface RenderedMail {
   subject: string;
