@@ -1,4 +1,7 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { isStrongEnough } from '../../../contract/password.js';
+import { isTooCommon } from '../../../contract/password-strength.js';
+import { AppError } from '../../errors.js';
 
 /**
  * argon2id with the OWASP Password Storage Cheat Sheet's first configuration:
@@ -10,6 +13,16 @@ const ARGON2ID_OWASP: Options = {
   timeCost: 2,
   parallelism: 1,
 };
+
+/**
+ * The rule for every new password (registration, reset, change): spec section 5's 8 characters mixing
+ * letters and numbers (400 PASSWORD_TOO_WEAK), and none from the common-password list (400
+ * PASSWORD_TOO_COMMON, issue 44 item 10; contract/password-strength.ts says which).
+ */
+export async function assertAcceptablePassword(password: string): Promise<void> {
+  if (!isStrongEnough(password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  if (await isTooCommon(password)) throw new AppError('PASSWORD_TOO_COMMON', 400);
+}
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2ID_OWASP);
