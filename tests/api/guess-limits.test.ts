@@ -125,6 +125,27 @@ describeEachDatabase(
       expect(signup.json().messageKey).toBe('INVALID_VERIFICATION_CODE');
     });
 
+    it('guesses at the current password count once for every route that asks for it (issue 44)', async () => {
+      const user = await server().createUser();
+      const { access_token } = await signIn(server(), user.email, user.password);
+      for (let i = 0; i < 10; i += 1) {
+        const checked = await server().app.inject({ method: 'POST', url: '/api/users/checkOldPassword', headers: as(access_token), payload: { oldPassword: `guess ${i}` } });
+        expect(checked.json()).toEqual({ result: false });
+      }
+      // Ten guesses spent on checking it: changing the password, the email or deleting the account cannot guess on.
+      const attempts = [
+        () => server().app.inject({ method: 'DELETE', url: '/api/users/me', headers: as(access_token), payload: { password: 'guess 10' } }),
+        () => server().app.inject({ method: 'PATCH', url: '/api/users/password', headers: as(access_token), payload: { password: 'a new one 42', oldPassword: 'guess 11' } }),
+        () => server().app.inject({ method: 'POST', url: '/api/users/me/email', headers: as(access_token), payload: { email: `new-${user.email}`, password: 'guess 12' } }),
+        () => server().app.inject({ method: 'POST', url: '/api/users/checkOldPassword', headers: as(access_token), payload: { oldPassword: user.password } }),
+      ];
+      for (const attempt of attempts) {
+        const refused = await attempt();
+        expect(refused.statusCode, refused.body).toBe(429);
+        expect(refused.json().messageKey).toBe('TOO_MANY_REQUESTS');
+      }
+    });
+
     it('reset links per address: checking an invalid one counts too', async () => {
       await expectLimit(
         (i) => server().app.inject({ method: 'GET', url: `/api/users/forget-password/check-token/guess-${i}-${'x'.repeat(20)}`, ...from('10.5.0.1') }),
