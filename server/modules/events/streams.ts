@@ -53,6 +53,8 @@ export class StreamRegistry {
     this.bus.announce({ kind: 'stream-opened', userId: stream.userId, streamId });
     return () => {
       if (!this.local.delete(streamId)) return;
+      // Not followed once none is held here (the announcement below may be lost to a reconnecting bus).
+      if (!this.holdsStreamOf(stream.userId)) this.heard.delete(stream.userId);
       this.bus.announce({ kind: 'stream-closed', userId: stream.userId, streamId });
     };
   }
