@@ -188,7 +188,7 @@ export async function measureIngestion(sourceFile: string, options: IngestionOpt
   const jwtSecret = randomBytes(48).toString('base64url');
   const clock = new SystemClock();
   const tokens = new AccessTokens(jwtSecret, clock);
-  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock));
+  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock), 'http://localhost:3000');
   const bench = { method: 'password' as const, remember: false, client: { userAgent: 'bench', address: '127.0.0.1' } };
   const adminToken = (await sessions.start({ id: admin.user_id, roles: ['admin', 'user'] }, bench)).access_token;
   const userTokens = new Map<string, string>();

@@ -33,7 +33,7 @@ export async function benchApp(db: Db) {
   const clock = new SystemClock();
   const app = await buildApp({ config, db, clock });
   const tokens = new AccessTokens(config.jwtSecret, clock);
-  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock));
+  const sessions = new Sessions(db.kysely, clock, tokens, new OfflineTokens(db.kysely, clock), config.appUrl);
   // An access token belongs to a session: the bench signs in as the admin would.
   const adminToken = async (adminId: string) =>
     (await sessions.start({ id: adminId, roles: ['admin', 'user'] }, { method: 'admin', remember: false, client: { userAgent: 'bench', address: '127.0.0.1' } })).access_token;

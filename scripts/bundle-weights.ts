@@ -63,6 +63,17 @@ export const ON_DEMAND_MODULES = new Set([
 ]);
 
 /**
+ * Packages loaded on demand wherever they are imported: zxcvbn and its dictionaries (about a megabyte), once
+ * a person types a new password (contract/password-strength.ts, issue 44), never named for preloading.
+ */
+export const ON_DEMAND_PACKAGES = ['node_modules/@zxcvbn-ts/'];
+
+/** Whether a lazily imported module (a manifest key) loads on demand rather than as its screen first shows. */
+export function isOnDemand(key: string): boolean {
+  return ON_DEMAND_MODULES.has(key) || ON_DEMAND_PACKAGES.some((prefix) => key.startsWith(prefix));
+}
+
+/**
  * What a screen loads only on a wide screen (the admin users' grid; a phone shows cards): not among the parts
  * the page names for preloading, which would cost a phone the download, but counted in the route's weight,
  * which is the widest screen's.
@@ -87,7 +98,7 @@ export function lazyScreenParts(manifest: Manifest, route: RouteEntry): string[]
     if (entryFiles.has(entry.file)) return;
     for (const imported of entry.imports ?? []) visit(imported);
     for (const lazy of entry.dynamicImports ?? []) {
-      if (ON_DEMAND_MODULES.has(lazy) || WIDE_SCREEN_MODULES.has(lazy) || screens.has(lazy)) continue;
+      if (isOnDemand(lazy) || WIDE_SCREEN_MODULES.has(lazy) || screens.has(lazy)) continue;
       parts.add(lazy);
       visit(lazy);
     }

@@ -126,7 +126,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
-  const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens);
+  const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens, config.appUrl);
   const guards = createGuards({ accessTokens, users, sessions, clock, staffTwoFactor: config.staffTwoFactor });
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
@@ -144,7 +144,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.addHook('preClose', async () => readiness.markClosing());
   const metrics = await registerMetrics(
     app,
-    { ...config.metrics, host: config.host },
+    config.metrics ?? {},
     { openStreams: () => streams.size, jobs: () => jobs.counts(), jobsFailedHere: () => jobs.failedTotal, pool: () => db.pool() },
   );
   const registration = {
@@ -198,7 +198,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
       await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
       await api.register(overviewRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
       await api.register(paddleWebhookRoutes, {
-        deps: { db: db.kysely, dialect: db.dialect, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, metrics },
+        deps: { db: db.kysely, dialect: db.dialect, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, metrics, log: app.log },
       });
       await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
       const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidEmail } from '../contract/email.js';
+import { judgeSecret, MAX_WORD_SHARE, MIN_SECRET_BITS } from './secret-strength.js';
 
 /**
  * Every setting of the server, read from environment variables once at start.
@@ -34,13 +35,14 @@ export interface Config {
    * hops, or the proxies' addresses/CIDR ranges, so `X-Forwarded-For` gives the real client behind them.
    */
   trustProxy?: boolean | number | string[];
-  /** Open event streams this process holds at most (each session holds at most 5). */
+  /** Open event streams this process holds at most (each user holds at most 10, across instances). */
   maxEventStreams?: number;
   /**
    * Prometheus metrics (server/plugins/metrics.ts): `METRICS_TOKEN` serves `/metrics` to a bearer of the
-   * token, `METRICS_PORT` on a port of its own; with neither, there are no metrics.
+   * token, `METRICS_PORT` on a port of its own, bound to `METRICS_HOST` (127.0.0.1 by default, never
+   * `HOST`: that port asks for no token); with neither, there are no metrics.
    */
-  metrics?: { token?: string; port?: number };
+  metrics?: { token?: string; port?: number; host?: string };
   /**
    * `STAFF_TWO_FACTOR` (issue 44): `required` (the default in production) holds staff without a second
    * factor to enrolling one before any other API call; `optional` (the default elsewhere) lets them be.
@@ -160,6 +162,7 @@ const envSchema = z.object({
     .min(1, 'must be between 1 and 65535')
     .max(65535, 'must be between 1 and 65535')
     .optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   STAFF_TWO_FACTOR: z.enum(['required', 'optional'], { error: 'must be required or optional' }).optional(),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').default(20),
   SOCIAL_STANDINS: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
@@ -193,6 +196,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (production && values.JWT_SECRET && !isVariedEnough(values.JWT_SECRET)) {
     problems.push('JWT_SECRET: has too little variety for its length (a repeated character or pattern); use 32+ random bytes, e.g. openssl rand -base64 48');
+  } else if (production && values.JWT_SECRET) {
+    const problem = chosenSecretProblem(values.JWT_SECRET);
+    if (problem) problems.push(`JWT_SECRET: ${problem}`);
   }
   if (production && !values.APP_URL) {
     problems.push('APP_URL: is required in production (the public address of the portal)');
@@ -244,7 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitPerAddress: values.RATE_LIMIT_PER_ADDRESS,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     maxEventStreams: values.EVENT_STREAMS_MAX,
-    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
+    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT, host: values.METRICS_HOST },
     staffTwoFactor: values.STAFF_TWO_FACTOR ?? (production ? 'required' : 'optional'),
     billing: {
       sandbox: paddleSandbox,
@@ -307,6 +313,22 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
   if (value === 'off' || value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/**
+ * Issue 44: why a secret looks chosen rather than random (./secret-strength.ts), or null. One line,
+ * saying how to make a good one.
+ */
+function chosenSecretProblem(secret: string): string | null {
+  const { bits, wordShare } = judgeSecret(secret);
+  const make = 'use 48 random bytes instead, e.g. openssl rand -base64 48';
+  if (bits < MIN_SECRET_BITS) {
+    return `looks chosen rather than random: a password-cracking estimate (zxcvbn) guesses it in about 2^${Math.floor(bits)} tries, and ${MIN_SECRET_BITS} bits are needed; ${make}`;
+  }
+  if (wordShare >= MAX_WORD_SHARE) {
+    return `looks chosen rather than random: ${Math.round(wordShare * 100)}% of it is dictionary words; ${make}`;
+  }
+  return null;
 }
 
 /**

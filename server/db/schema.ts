@@ -148,6 +148,8 @@ export interface SessionsTable {
   address: string | null;
   /** Issue 44: the second factor the sign-in was completed with ('totp', 'recovery', 'passkey'), or null. */
   second_factor: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The browser and system by name, without versions ("Chrome|Windows"): what a new-sign-in mail compares. */
+  client_family: ColumnType<string, string | undefined, string>;
 }
 
 /** Issue 44: an authenticator app's secret, pending until a code confirms it. */
@@ -244,6 +246,17 @@ export interface WebhookEventsTable {
   event_type: string;
   occurred_at: Timestamp;
   received_at: Timestamp;
+}
+
+/** Correctly signed Paddle notifications whose data failed the schema (answered 400, logged once). */
+export interface WebhookRejectionsTable {
+  key: string;
+  event_id: string | null;
+  event_type: string | null;
+  problem: string;
+  deliveries: number;
+  first_at: Timestamp;
+  last_at: Timestamp;
 }
 
 export interface SubscriptionsTable {
@@ -457,6 +470,7 @@ export interface Database {
   oauth_requests: OAuthRequestsTable;
   billing_customers: BillingCustomersTable;
   webhook_events: WebhookEventsTable;
+  webhook_rejections: WebhookRejectionsTable;
   subscriptions: SubscriptionsTable;
   transactions: TransactionsTable;
   licences: LicencesTable;

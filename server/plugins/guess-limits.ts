@@ -74,12 +74,20 @@ export function registerGuessLimits(app: FastifyInstance, throttle: Throttle): v
 }
 
 const MINUTES = 60;
-/** The limits of each guessable code (attempts that failed, per window). */
+/**
+ * The limits of each guessable code (attempts that failed, per window), one counter per purpose: per
+ * secret being guessed (issue 44 item 9). Routes that guess the same secret share one on purpose, or
+ * an attacker would get each limit once per route: the reset link's check and its use, a Lite key's
+ * redemption and its claim from the desktop application.
+ */
 export const GUESS_LIMITS = {
   discountCode: { name: 'discount-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
   coupon: { name: 'coupon', perAddress: { limit: 20, windowSeconds: 15 * MINUTES }, perAccount: { limit: 10, windowSeconds: 15 * MINUTES } },
   liteKey: { name: 'lite-key', perAddress: { limit: 20, windowSeconds: 15 * MINUTES }, perAccount: { limit: 10, windowSeconds: 15 * MINUTES } },
-  verificationCode: { name: 'verification-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
+  /** The code that confirms a registration (`/users/confirm`). */
+  signupCode: { name: 'signup-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
+  /** The code mailed to a new sign-in address (`/users/me/email/confirm`; per account, the change counts its own entries). */
+  emailChangeCode: { name: 'email-change-code', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
   verificationLink: { name: 'verification-link', perAddress: { limit: 30, windowSeconds: 15 * MINUTES } },
   resetLink: { name: 'reset-link', perAddress: { limit: 20, windowSeconds: 15 * MINUTES } },
   activation: { name: 'activation', perAddress: { limit: 40, windowSeconds: 60 * MINUTES }, perAccount: { limit: 20, windowSeconds: 60 * MINUTES } },

@@ -24,8 +24,15 @@ export interface MetricsConfig {
   token?: string;
   /** `METRICS_PORT`: `/metrics` on a port of its own (for a network only the scraper reaches), no token. */
   port?: number;
-  host: string;
+  /**
+   * `METRICS_HOST`: the address that port listens on, 127.0.0.1 unless set (issue 44: it answers without
+   * a token, so it never follows `HOST`, which is every address by default).
+   */
+  host?: string;
 }
+
+/** Where the metrics port listens unless `METRICS_HOST` says otherwise: this machine only. */
+const DEFAULT_METRICS_HOST = '127.0.0.1';
 
 /** Compares in constant time (both sides digested to one length first). */
 function isToken(presented: string, token: string): boolean {
@@ -138,11 +145,12 @@ export async function registerMetrics(app: FastifyInstance, config: MetricsConfi
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
+      server.listen(config.port, config.host ?? DEFAULT_METRICS_HOST, () => resolve());
     });
-    const { port } = server.address() as AddressInfo;
-    app.log.info({ port }, 'metrics listening');
+    const { port, address } = server.address() as AddressInfo;
+    app.log.info({ port, address }, 'metrics listening');
     app.decorate('metricsPort', port);
+    app.decorate('metricsAddress', address);
     app.addHook('onClose', async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
@@ -154,5 +162,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The port `/metrics` listens on with `METRICS_PORT` (0 picks a free one: tests read it here). */
     metricsPort?: number;
+    /** The address that port is bound to (`METRICS_HOST`). */
+    metricsAddress?: string;
   }
 }

@@ -188,7 +188,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/users': {
     tag: 'Users',
     summary: 'Register; a verification link (or code with `generateVerificationCode`) is mailed',
-    errors: { 400: ['PASSWORD_TOO_WEAK'], 409: ['EMAIL_ALREADY_REGISTERED', 'COUPON_USED_UP'], 410: ['COUPON_EXPIRED'], 422: ['EMAIL_VERIFICATION_FAILED', 'COUPON_INVALID'], 503: ['DEFAULT'] },
+    errors: { 400: ['PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON'], 409: ['EMAIL_ALREADY_REGISTERED', 'COUPON_USED_UP'], 410: ['COUPON_EXPIRED'], 422: ['EMAIL_VERIFICATION_FAILED', 'COUPON_INVALID'], 503: ['DEFAULT'] },
   },
   'POST /api/users/validate/code': {
     tag: 'Users',
@@ -215,7 +215,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'PATCH /api/users/forget-password/validate-token': {
     tag: 'Users',
     summary: 'Set a new password with a reset link; ends every session',
-    errors: { 400: ['INVALID_PASSWORD_TOKEN', 'PASSWORD_TOO_WEAK'] },
+    errors: { 400: ['INVALID_PASSWORD_TOKEN', 'PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON'] },
   },
   'POST /api/users/checkOldPassword': {
     tag: 'Users',
@@ -225,7 +225,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'PATCH /api/users/password': {
     tag: 'Users',
     summary: 'Change the password; ends the other sessions',
-    errors: { 400: ['WRONG_OLD_PASSWORD', 'PASSWORD_TOO_WEAK'], 429: ['TOO_MANY_REQUESTS'] },
+    errors: { 400: ['WRONG_OLD_PASSWORD', 'PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON'], 429: ['TOO_MANY_REQUESTS'] },
   },
   'GET /api/users/me': { tag: 'Users', summary: 'The signed-in user' },
   'PATCH /api/users/me': {
@@ -390,7 +390,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/paddle/webhook': {
     tag: 'Webhooks',
     summary: "Paddle's webhook (signed with `Paddle-Signature`); not for clients",
-    errors: { 400: ['VALIDATION_FAILED'], 401: ['INVALID_WEBHOOK_SIGNATURE'] },
+    errors: { 400: ['WEBHOOK_PAYLOAD_INVALID'], 401: ['INVALID_WEBHOOK_SIGNATURE'] },
   },
 
   // Licences

@@ -189,7 +189,7 @@ describeEachDatabase(
       const { Sessions } = await import('../../server/modules/auth/sessions.js');
       const { AccessTokens } = await import('../../server/modules/auth/access-tokens.js');
       const { OfflineTokens } = await import('../../server/modules/auth/offline-tokens.js');
-      const sessions = new Sessions(server().db.kysely, server().clock, new AccessTokens(server().config.jwtSecret, server().clock), new OfflineTokens(server().db.kysely, server().clock));
+      const sessions = new Sessions(server().db.kysely, server().clock, new AccessTokens(server().config.jwtSecret, server().clock), new OfflineTokens(server().db.kysely, server().clock), server().config.appUrl);
       const { access_token } = await sessions.start({ id: user.id, roles: ['user'] }, { method: 'google', remember: true, client: { userAgent: null, address: null } });
       server().clock.advance(11 * 60);
       const stale = await call(server(), 'DELETE', '/api/users/me', access_token);

@@ -59,6 +59,28 @@ describeEachDatabase('forgot password', (server) => {
     expect(late.json().messageKey).toBe('INVALID_PASSWORD_TOKEN');
   });
 
+  it('a reset refuses a password from the common-password list, in the reader’s language, and the link still works (issue 44)', async () => {
+    const user = await server().createUser();
+    await call(server(), 'GET', `/api/users/forget-password/${user.email}`);
+    const token = await resetLinkToken(server(), user.email);
+    for (const [newPassword, language] of [['password1', 'en'], ['P@ssw0rd1', 'de'], ['michelle1', 'en']] as const) {
+      const common = await server().app.inject({
+        method: 'PATCH',
+        url: '/api/users/forget-password/validate-token',
+        payload: { passwordToken: token, newPassword },
+        headers: { 'accept-language': language },
+        remoteAddress: someClientAddress(),
+      });
+      expect(common.statusCode, newPassword).toBe(400);
+      expect(common.json()).toEqual({
+        messageKey: 'PASSWORD_TOO_COMMON',
+        message: language === 'de' ? 'Dieses Passwort ist zu verbreitet und leicht zu erraten. Bitte wähle ein anderes.' : 'This password is too common and easy to guess. Please choose another one.',
+      });
+    }
+    const reset = await call(server(), 'PATCH', '/api/users/forget-password/validate-token', { passwordToken: token, newPassword: 'brand new 2026' });
+    expect(reset.statusCode, reset.body).toBe(200);
+  });
+
   it('requests for one address are refused with 429 after five an hour', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await call(server(), 'GET', '/api/users/forget-password/flood@example.com')).statusCode);
@@ -97,6 +119,18 @@ describeEachDatabase('password change and profile', (server) => {
     expect((await call(server(), 'GET', '/api/users/me', undefined, elsewhere.access_token)).statusCode).toBe(401);
     expect((await call(server(), 'POST', '/api/auth/validate', { offlineToken: elsewhere.offline_token })).statusCode).toBe(401);
     expect((await call(server(), 'POST', '/api/auth/login', { email: user.email, password: 'new secret 99' })).statusCode).toBe(200);
+  });
+
+  it('a password change refuses a common password (and a weak one), and the old password stays (issue 44)', async () => {
+    const user = await server().createUser();
+    const { access_token } = await signIn(server(), user.email, user.password);
+    for (const [password, messageKey] of [['qwerty123', 'PASSWORD_TOO_COMMON'], ['Password1', 'PASSWORD_TOO_COMMON'], ['1drowssap', 'PASSWORD_TOO_COMMON'], ['password', 'PASSWORD_TOO_WEAK']]) {
+      const refused = await call(server(), 'PATCH', '/api/users/password', { password, oldPassword: user.password }, access_token);
+      expect(refused.statusCode, password).toBe(400);
+      expect(refused.json().messageKey, password).toBe(messageKey);
+    }
+    expect((await call(server(), 'GET', '/api/users/me', undefined, access_token)).statusCode).toBe(200);
+    expect((await call(server(), 'POST', '/api/auth/login', { email: user.email, password: user.password })).statusCode).toBe(200);
   });
 
   it('PATCH /users/me changes the profile fields the user owns and nothing else', async () => {

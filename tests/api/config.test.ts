@@ -39,8 +39,8 @@ describe('configuration from the environment', () => {
 
   it('metrics are off by default; METRICS_TOKEN needs 16 characters and METRICS_PORT a port of its own', () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
-    expect(loadConfig({}, cwd).metrics).toEqual({ token: undefined, port: undefined });
-    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }, cwd).metrics).toEqual({ token: 'a-long-enough-token', port: 9464 });
+    expect(loadConfig({}, cwd).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }, cwd).metrics).toEqual({ token: 'a-long-enough-token', port: 9464, host: '127.0.0.1' });
     expect(problems({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters (use 32+ random bytes)']);
     expect(problems({ METRICS_PORT: '3000' })).toEqual(['METRICS_PORT: must differ from PORT (metrics on the app port are METRICS_TOKEN)']);
     expect(problems({ METRICS_PORT: 'ninety' })[0]).toMatch(/^METRICS_PORT: must be a whole number/);
@@ -100,6 +100,30 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ ...production, STAFF_TWO_FACTOR: 'optional' }, cwd).staffTwoFactor).toBe('optional');
     expect(problems({ STAFF_TWO_FACTOR: 'sometimes' })).toEqual(['STAFF_TWO_FACTOR: must be required or optional']);
   });
+
+  it('METRICS_HOST is where METRICS_PORT listens: 127.0.0.1 by default, whatever HOST says (issue 44)', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }, cwd).metrics?.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }, cwd).metrics?.host).toBe('10.0.0.5');
+  });
+
+  it('production refuses a JWT_SECRET that looks chosen rather than random, saying how to make one (issue 44)', () => {
+    const production = { NODE_ENV: 'production', MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail:25', APP_URL: 'https://a.b', PADDLE_API_KEY: 'pdl_live_apikey_x', PADDLE_CLIENT_TOKEN: 'live_token_x', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x' };
+    const chosen = (secret: string) => problems({ ...production, JWT_SECRET: secret });
+    // Too few bits of guesses by zxcvbn's estimate: words, a keyboard walk, the alphabet.
+    for (const secret of ['my-super-secret-jwt-key-for-production', 'zaq1xsw2cde3vfr4bgt5nhy6mju7,ki8.lo9', 'abcdefghijklmnopqrstuvwxyz0123456789']) {
+      expect(chosen(secret), secret).toEqual([expect.stringMatching(/^JWT_SECRET: looks chosen rather than random: a password-cracking estimate \(zxcvbn\) guesses it in about 2\^\d+ tries, and 128 bits are needed; use 48 random bytes instead, e\.g\. openssl rand -base64 48$/)]);
+    }
+    // Long enough to pass the estimate, but made of dictionary words (English and German).
+    for (const secret of ['correct-horse-battery-staple-and-many-more-words-here-too', 'ThisIsMyVeryLongAndSecureJwtSecretForTheProductionServerOfShapelab!', 'secret_key_base_for_the_production_server_do_not_share', 'mein-geheimes-jwt-passwort-fuer-die-produktion-von-shapelab-2026']) {
+      expect(chosen(secret), secret).toEqual([expect.stringMatching(/^JWT_SECRET: looks chosen rather than random: \d+% of it is dictionary words; use 48 random bytes instead, e\.g\. openssl rand -base64 48$/)]);
+    }
+    // What `openssl rand -base64 48` and `openssl rand -hex 32` print passes.
+    for (let i = 0; i < 3; i += 1) {
+      expect(chosen(randomBytes(48).toString('base64'))).toEqual([]);
+      expect(chosen(randomBytes(32).toString('hex'))).toEqual([]);
+    }
+  }, 60_000);
 
   it('TRUST_PROXY is off by default, a hop count, or a list of proxy addresses', () => {
     expect(loadConfig({}, os.tmpdir()).trustProxy).toBe(false);

@@ -81,12 +81,69 @@ describeEachDatabase(
       const user = await server().createUser({ verified: false });
       await expectLimit(
         (i) => server().app.inject({ method: 'POST', url: '/api/users/validate/code', payload: { email: `x${i}-${user.email}`, code: '123456' }, ...from('10.4.0.1') }),
-        GUESS_LIMITS.verificationCode.perAddress.limit,
+        GUESS_LIMITS.signupCode.perAddress.limit,
       );
       await expectLimit(
         (i) => server().app.inject({ method: 'GET', url: `/api/users/validate/not-a-real-link-${String(i).padStart(4, '0')}`, ...from('10.4.0.2') }),
         GUESS_LIMITS.verificationLink.perAddress.limit,
       );
+    });
+
+    it('sign-up codes and email-change codes have a counter each (issue 44): one used up leaves the other', async () => {
+      const address = '10.4.1.1';
+      const changer = await server().createUser();
+      const { access_token } = await signIn(server(), changer.email, changer.password);
+      const asked = await server().app.inject({ method: 'POST', url: '/api/users/me/email', headers: as(access_token), payload: { email: `new-${changer.email}`, password: changer.password }, ...from(address) });
+      expect(asked.statusCode, asked.body).toBe(200);
+      const stranger = await server().createUser({ verified: false });
+      await expectLimit(
+        (i) => server().app.inject({ method: 'POST', url: '/api/users/validate/code', payload: { email: `y${i}-${stranger.email}`, code: '654321' }, ...from(address) }),
+        GUESS_LIMITS.signupCode.perAddress.limit,
+      );
+      // The same address, now out of sign-up guesses, may still enter the code of its own address change.
+      const confirm = await server().app.inject({ method: 'POST', url: '/api/users/me/email/confirm', headers: as(access_token), payload: { code: '000000' }, ...from(address) });
+      expect(confirm.statusCode, confirm.body).toBe(400);
+      expect(confirm.json().messageKey).toBe('INVALID_VERIFICATION_CODE');
+
+      // And the other way round: email-change guesses from many accounts at one address leave sign-up codes alone.
+      const other = '10.4.1.2';
+      let attempt = 0;
+      let current = '';
+      await expectLimit(async () => {
+        // A new account every 5 guesses: each change allows 5 wrong codes (and 10 entries) of its own.
+        if (attempt % 5 === 0) {
+          const someone = await server().createUser();
+          const token = (await signIn(server(), someone.email, someone.password)).access_token;
+          await server().app.inject({ method: 'POST', url: '/api/users/me/email', headers: as(token), payload: { email: `new-${someone.email}`, password: someone.password }, ...from(other) });
+          current = token;
+        }
+        attempt += 1;
+        return server().app.inject({ method: 'POST', url: '/api/users/me/email/confirm', headers: as(current), payload: { code: '000000' }, ...from(other) });
+      }, GUESS_LIMITS.emailChangeCode.perAddress.limit);
+      const signup = await server().app.inject({ method: 'POST', url: '/api/users/validate/code', payload: { email: stranger.email, code: '654321' }, ...from(other) });
+      expect(signup.statusCode, signup.body).toBe(400);
+      expect(signup.json().messageKey).toBe('INVALID_VERIFICATION_CODE');
+    });
+
+    it('guesses at the current password count once for every route that asks for it (issue 44)', async () => {
+      const user = await server().createUser();
+      const { access_token } = await signIn(server(), user.email, user.password);
+      for (let i = 0; i < 10; i += 1) {
+        const checked = await server().app.inject({ method: 'POST', url: '/api/users/checkOldPassword', headers: as(access_token), payload: { oldPassword: `guess ${i}` } });
+        expect(checked.json()).toEqual({ result: false });
+      }
+      // Ten guesses spent on checking it: changing the password, the email or deleting the account cannot guess on.
+      const attempts = [
+        () => server().app.inject({ method: 'DELETE', url: '/api/users/me', headers: as(access_token), payload: { password: 'guess 10' } }),
+        () => server().app.inject({ method: 'PATCH', url: '/api/users/password', headers: as(access_token), payload: { password: 'a new one 42', oldPassword: 'guess 11' } }),
+        () => server().app.inject({ method: 'POST', url: '/api/users/me/email', headers: as(access_token), payload: { email: `new-${user.email}`, password: 'guess 12' } }),
+        () => server().app.inject({ method: 'POST', url: '/api/users/checkOldPassword', headers: as(access_token), payload: { oldPassword: user.password } }),
+      ];
+      for (const attempt of attempts) {
+        const refused = await attempt();
+        expect(refused.statusCode, refused.body).toBe(429);
+        expect(refused.json().messageKey).toBe('TOO_MANY_REQUESTS');
+      }
     });
 
     it('reset links per address: checking an invalid one counts too', async () => {

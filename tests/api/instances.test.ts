@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
 import { signIn, someClientAddress, startAnotherInstance, startTestServer, TEST_NOW, type TestServer } from '../fixtures/server.js';
-import { readUntil } from '../fixtures/sse.js';
+import { follow, readUntil } from '../fixtures/sse.js';
 
 /**
  * Issue 19: two instances on one PostgreSQL database. What one instance learns (a webhook, a sign-out)
@@ -14,13 +14,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL
   let paddle: Awaited<ReturnType<typeof startSandbox>>;
   let a: TestServer;
   let b: TestServer;
+  let baseA: string;
   let baseB: string;
 
   beforeAll(async () => {
     paddle = await startSandbox();
     a = await startTestServer('postgres', { billing: paddle.billing });
     b = await startAnotherInstance(a);
+    await a.app.listen({ port: 0, host: '127.0.0.1' });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
+    baseA = `http://127.0.0.1:${(a.app.server.address() as AddressInfo).port}`;
     baseB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
     // Paddle's webhooks land on instance A only.
     paddle.deliverTo(() => a);
@@ -77,6 +80,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL
     const jobs = await a.db.kysely.selectFrom('jobs').select(['locked_by', 'attempts']).where('kind', '=', 'password-reset').execute();
     expect(jobs).toHaveLength(40);
     expect(jobs.every((job) => Number(job.attempts) === 1 && [a.app.jobs.instanceId, b.app.jobs.instanceId].includes(job.locked_by ?? ''))).toBe(true);
+  });
+
+  it('a user holds at most ten streams across both instances: the next closes the oldest, whichever instance holds it', async () => {
+    const user = await a.createUser();
+    const tokens = [(await signIn(a, user.email, user.password)).access_token, (await signIn(b, user.email, user.password)).access_token];
+    const open = async (base: string, token: string) => {
+      const stream = follow(await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${token}` } }));
+      await stream.waitFor(/: connected/);
+      // "Oldest" is the order in which the bus delivers the openings to every instance: a NOTIFY round
+      // trip is a few milliseconds, so by then this opening is heard before the next one is made.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return stream;
+    };
+    const streams = [];
+    for (let i = 0; i < 10; i += 1) streams.push(await open(i % 2 === 0 ? baseA : baseB, tokens[i % 2] as string));
+    // The eleventh, on B, closes the oldest, held by A (B holds five and would not close any of its own).
+    const eleventh = await open(baseB, tokens[1] as string);
+    await streams[0]?.ended();
+    expect(streams.slice(1).map((stream) => stream.isEnded())).toEqual(Array.from({ length: 9 }, () => false));
+    // The twelfth, on A, closes the oldest left, held by B.
+    const twelfth = await open(baseA, tokens[0] as string);
+    await streams[1]?.ended();
+    expect([...streams.slice(2), eleventh, twelfth].map((stream) => stream.isEnded())).toEqual(Array.from({ length: 10 }, () => false));
+    for (const stream of [...streams, eleventh, twelfth]) await stream.close();
   });
 
   it('the per-address limit holds across both instances: twenty requests in all, then 429 on either', async () => {

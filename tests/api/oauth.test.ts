@@ -86,6 +86,9 @@ describeEachDatabase(
         const again = await socialSignIn(server(), provider, who);
         expect(again.json().isNewUser).toBe(false);
         expect((await me(server(), again.json().access_token)).id).toBe(account.id);
+        // Issue 44: the new account's first session is no news to its owner, nor the same browser again.
+        await server().app.jobs.idle();
+        expect(await server().db.kysely.selectFrom('outbox').select('subject').where('to_address', '=', who.email).execute()).toEqual([]);
       });
     }
 

@@ -99,6 +99,23 @@ describe.each(DATABASE_KINDS)('metrics [%s]', (kind) => {
     if (kind === 'postgres') expect(text).toMatch(/^portal_db_pool_connections\{state="total"\} \d+$/m);
   });
 
+  it('with METRICS_PORT, listen on METRICS_HOST (127.0.0.1 by default), never on HOST (issue 44)', async () => {
+    // HOST is every address here, as by default; the metrics port answers no token, so it stays on this machine.
+    const local = await startTestServer(kind, { host: '0.0.0.0', metrics: { port: 0 } });
+    const chosen = await startTestServer(kind, { host: '0.0.0.0', metrics: { port: 0, host: '127.0.0.2' } });
+    try {
+      expect(local.app.metricsAddress).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${local.app.metricsPort}/metrics`)).status).toBe(200);
+      // Another address of this machine (all of 127.0.0.0/8 is loopback on Linux) is not listened on.
+      await expect(fetch(`http://127.0.0.2:${local.app.metricsPort}/metrics`)).rejects.toThrow();
+      expect(chosen.app.metricsAddress).toBe('127.0.0.2');
+      expect((await fetch(`http://127.0.0.2:${chosen.app.metricsPort}/metrics`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.1:${chosen.app.metricsPort}/metrics`)).rejects.toThrow();
+    } finally {
+      await Promise.all([local.close(), chosen.close()]);
+    }
+  });
+
   it('with METRICS_PORT, are served on that port without a token and not on the app port', async () => {
     const port = withPort.app.metricsPort;
     expect(port).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { BillingConfig } from '../../server/config.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { signWebhook } from '../../server/sandbox/webhooks.js';
@@ -165,7 +165,40 @@ describeEachDatabase(
     it('a signed body that is not a Paddle event is refused with a messageKey, not a 500', async () => {
       const response = await deliver(server(), { hello: 'world' });
       expect(response.statusCode).toBe(400);
-      expect(response.json().messageKey).toBe('VALIDATION_FAILED');
+      expect(response.json().messageKey).toBe('WEBHOOK_PAYLOAD_INVALID');
+    });
+
+    it('a signed event whose data fails the schema answers 400 to every delivery, is logged once, and is applied once it reads (issue 44)', async () => {
+      const { customerId, token, subscriptionId } = await customer(server());
+      const good = subscriptionEvent(customerId, subscriptionId, 'subscription.created', '2026-11-01T10:00:01.000Z', {});
+      const bad = { ...good, data: { ...good.data, customer_id: 42, items: [] } };
+      const warn = vi.spyOn(server().app.log, 'warn');
+      try {
+        const before = await eventCount(server());
+        for (let delivery = 0; delivery < 3; delivery += 1) {
+          const response = await deliver(server(), bad);
+          expect(response.statusCode, response.body).toBe(400);
+          expect(response.json()).toEqual({ messageKey: 'WEBHOOK_PAYLOAD_INVALID', message: 'The notification is signed correctly but its data could not be read.' });
+        }
+        const logged = warn.mock.calls.filter(([details]) => typeof details === 'object' && details !== null && 'eventId' in details);
+        expect(logged).toHaveLength(1);
+        expect(logged[0]?.[0]).toEqual({ eventId: good.event_id, eventType: 'subscription.created', problem: 'data.customer_id: invalid_type; data.items: too_small' });
+        const remembered = await server().db.kysely.selectFrom('webhook_rejections').select(['event_id', 'deliveries']).where('event_id', '=', good.event_id).execute();
+        expect(remembered.map((row) => ({ ...row, deliveries: Number(row.deliveries) }))).toEqual([{ event_id: good.event_id, deliveries: 3 }]);
+        // Not stored as received: the same event with data the portal reads is applied.
+        expect(await eventCount(server())).toBe(before);
+        expect((await deliver(server(), good)).statusCode).toBe(200);
+        expect(await subscriptionOf(server(), token)).toMatchObject({ id: subscriptionId, status: 'trialing' });
+
+        // A body without an event id is known by its digest: logged once too.
+        warn.mockClear();
+        for (let delivery = 0; delivery < 2; delivery += 1) expect((await deliver(server(), { hello: 'again' })).statusCode).toBe(400);
+        expect(warn.mock.calls.filter(([details]) => typeof details === 'object' && details !== null && 'eventId' in details)).toEqual([
+          [{ eventId: null, eventType: null, problem: expect.stringContaining('event_id: invalid_type') }, expect.any(String)],
+        ]);
+      } finally {
+        warn.mockRestore();
+      }
     });
   },
   () => ({ billing }),

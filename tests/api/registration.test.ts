@@ -93,6 +93,20 @@ describeEachDatabase('registration and email verification', (server) => {
     expect((await register(server(), { email: 'not-an-email' })).statusCode).toBe(400);
   });
 
+  it('refuses a password from the common-password list, however it is capitalised, spelt or turned round (issue 44)', async () => {
+    for (const password of ['password1', 'Password1', 'P@ssw0rd1', '1drowssap', 'qwerty123', 'iloveyou2', 'abc12345']) {
+      const email = newEmail();
+      const common = await register(server(), { email, password }, 'generateVerificationCode=true', 'de');
+      expect(common.statusCode, password).toBe(400);
+      expect(common.json(), password).toEqual({ messageKey: 'PASSWORD_TOO_COMMON', message: 'Dieses Passwort ist zu verbreitet und leicht zu erraten. Bitte wähle ein anderes.' });
+      // No account, and no mail.
+      expect(await server().db.kysely.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
+    }
+    // The rule of spec section 5 still comes first; a password that is neither weak nor common is taken.
+    expect((await register(server(), { email: newEmail(), password: 'password' })).json().messageKey).toBe('PASSWORD_TOO_WEAK');
+    expect((await register(server(), { email: newEmail(), password: 'Zebra crossing 24' })).statusCode).toBe(201);
+  });
+
   it('an unverified account cannot sign in; the right code verifies it and signs it in', async () => {
     const email = newEmail();
     await register(server(), { email });

@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, signIn, someClientAddress, startTestServer, type TestServer } from '../fixtures/server.js';
+import { follow } from '../fixtures/sse.js';
 import { describeEachDatabase } from './describe-each-database.js';
 
 /**
  * Issue 17: sessions that end when the user says so. Every sign-in is a session; sign-out and ending it
  * from another device refuse its access token from the next request; renewal stops at its absolute
- * expiry; its event streams are bounded and close with it.
+ * expiry; its event streams close with it, and a user's streams are bounded (issue 44: 10 across sessions).
  */
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -37,41 +38,6 @@ async function login(server: TestServer, user: { email: string; password: string
 }
 
 const HOUR = 3600;
-
-/** Reads an event stream as it arrives, keeping it open between waits (unlike readUntil, which cancels). */
-function follow(response: Response) {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let ended = false;
-  const pump = (async () => {
-    for (;;) {
-      const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (next.done) break;
-      text += decoder.decode(next.value, { stream: true });
-    }
-    ended = true;
-  })();
-  const until = async (done: () => boolean, what: string, timeoutMs = 3000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`${what}; stream so far: ${JSON.stringify(text)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return {
-    status: response.status,
-    text: () => text,
-    waitFor: (pattern: RegExp) => until(() => pattern.test(text), `waiting for ${pattern}`),
-    /** Resolves when the server ends the stream. */
-    ended: () => until(() => ended, 'waiting for the end'),
-    isEnded: () => ended,
-    close: async () => {
-      await reader.cancel().catch(() => undefined);
-      await pump;
-    },
-  };
-}
 
 describeEachDatabase('sessions', (server) => {
   it('signing out ends the session at once: its access token answers 401 from the next request', async () => {
@@ -199,28 +165,35 @@ for (const kind of DATABASE_KINDS) {
     });
     const open = (token: string) => fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${token}` } });
 
-    it('the sixth stream of a session closes the oldest; the process total is bounded', async () => {
+    it('the eleventh stream of a user, across sessions, closes the oldest; the process total is bounded', async () => {
       const user = await server.createUser();
-      const { access_token } = await signIn(server, user.email, user.password);
+      // Three sessions (tabs, devices) of one user: the bound is the user's, not each session's.
+      const tokens = [];
+      for (let i = 0; i < 3; i += 1) tokens.push((await signIn(server, user.email, user.password)).access_token);
       const streams = [];
-      for (let i = 0; i < 5; i += 1) {
-        const stream = follow(await open(access_token));
+      for (let i = 0; i < 10; i += 1) {
+        const stream = follow(await open(tokens[i % 3] as string));
         await stream.waitFor(/: connected/);
         streams.push(stream);
       }
-      const sixth = follow(await open(access_token));
-      await sixth.waitFor(/: connected/);
+      const eleventh = follow(await open(tokens[1] as string));
+      await eleventh.waitFor(/: connected/);
       await streams[0]?.ended();
-      expect(streams.slice(1).map((stream) => stream.isEnded())).toEqual([false, false, false, false]);
-      // 5 open now; 12 allowed in total: of 9 more (other sessions), 7 open and 2 are refused with 503.
+      expect(streams.slice(1).map((stream) => stream.isEnded())).toEqual(Array.from({ length: 9 }, () => false));
+      // Another user's streams are no part of this user's bound.
+      const neighbour = await server.createUser();
+      const theirs = follow(await open((await signIn(server, neighbour.email, neighbour.password)).access_token));
+      await theirs.waitFor(/: connected/);
+      expect([...streams.slice(1), eleventh].map((stream) => stream.isEnded())).toEqual(Array.from({ length: 10 }, () => false));
+      // 11 open now; 12 allowed in total: of 3 more (other users), 1 opens and 2 are refused with 503.
       const others = [];
-      for (let i = 0; i < 9; i += 1) {
+      for (let i = 0; i < 3; i += 1) {
         const other = await server.createUser();
         others.push(await open((await signIn(server, other.email, other.password)).access_token));
       }
-      expect(others.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 503, 503]);
-      expect(await others[8]?.json()).toMatchObject({ messageKey: 'TOO_MANY_STREAMS' });
-      for (const stream of [...streams, sixth]) await stream.close();
+      expect(others.map((response) => response.status)).toEqual([200, 503, 503]);
+      expect(await others[2]?.json()).toMatchObject({ messageKey: 'TOO_MANY_STREAMS' });
+      for (const stream of [...streams, eleventh, theirs]) await stream.close();
       for (const response of others) await response.body?.cancel().catch(() => undefined);
     });
 
@@ -241,6 +214,18 @@ for (const kind of DATABASE_KINDS) {
       const deleted = await server.app.inject({ method: 'DELETE', url: `/api/users/${doomed.id}`, headers: { authorization: `Bearer ${adminToken}` } });
       expect(deleted.statusCode, deleted.body).toBe(200);
       await doomedStream.ended();
+    });
+
+    it('a stream closes when its session ends because a rotated offline token came back (issue 44)', async () => {
+      const user = await server.createUser();
+      const { access_token, offline_token } = await signIn(server, user.email, user.password, true);
+      const stream = follow(await open(access_token));
+      await stream.waitFor(/: connected/);
+      const renew = () => server.app.inject({ method: 'POST', url: '/api/auth/validate', payload: { offlineToken: offline_token }, remoteAddress: someClientAddress() });
+      expect((await renew()).statusCode).toBe(200);
+      server.clock.advance(60);
+      expect((await renew()).statusCode).toBe(401);
+      await stream.ended();
     });
 
     it('a demoted admin’s stream stops receiving analytics events at once', async () => {

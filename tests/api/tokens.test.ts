@@ -4,6 +4,7 @@ import { signIn, someClientAddress, type TestServer } from '../fixtures/server.j
 import { describeEachDatabase } from './describe-each-database.js';
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 function me(server: TestServer, token: string) {
   return server.app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${token}` } });
@@ -135,16 +136,64 @@ describeEachDatabase('offline tokens (remember me)', (server) => {
     expect((await me(server(), body.access_token)).statusCode).toBe(200);
   });
 
-  it('reuse of a rotated token after the grace window revokes the whole chain', async () => {
+  it('reusing a rotated token after the grace ends its whole session: every branch answers 401 and the owner is mailed (issue 44)', async () => {
     const user = await server().createUser();
+    const other = await signIn(server(), user.email, user.password, true);
     const first = await signIn(server(), user.email, user.password, true);
-    const second = (await validate(first.offline_token as string)).json<{ offline_token: string }>();
+    // Two tabs renew with the same token inside the grace: two branches, each with tokens of its own; one renews on.
+    const [tabA, tabB] = (await Promise.all([validate(first.offline_token as string), validate(first.offline_token as string)])).map((answer) =>
+      answer.json<{ access_token: string; offline_token: string }>(),
+    );
+    server().clock.advance(30);
+    const tabA2 = (await validate(tabA?.offline_token as string)).json<{ access_token: string; offline_token: string }>();
+    const accessTokens = [first.access_token, tabA?.access_token, tabB?.access_token, tabA2.access_token] as string[];
+    for (const token of accessTokens) expect((await me(server(), token)).statusCode).toBe(200);
+
     server().clock.advance(60);
-    const replay = await validate(first.offline_token as string);
+    const replay = await server().app.inject({
+      method: 'POST',
+      url: '/api/auth/validate',
+      payload: { authToken: '', offlineToken: first.offline_token },
+      headers: { 'user-agent': FIREFOX_ON_LINUX },
+      remoteAddress: '203.0.113.7',
+    });
     expect(replay.statusCode).toBe(401);
     expect(replay.json().messageKey).toBe('INVALID_TOKEN');
-    // The legitimate successor is revoked too: a stolen token cannot keep a session alive.
-    expect((await validate(second.offline_token)).statusCode).toBe(401);
+    // Every access token of every branch is refused from the next request; every offline token too.
+    for (const token of accessTokens) expect((await me(server(), token)).statusCode, token).toBe(401);
+    for (const token of [tabB?.offline_token, tabA2.offline_token] as string[]) expect((await validate(token)).statusCode).toBe(401);
+    const ended = await server().db.kysely.selectFrom('sessions').select(['ended_reason']).where('user_id', '=', user.id).where('ended_at', 'is not', null).execute();
+    expect(ended).toEqual([{ ended_reason: 'token-reused' }]);
+    // The user's other session is not the stolen one: it goes on.
+    expect((await me(server(), other.access_token)).statusCode).toBe(200);
+
+    await server().app.jobs.idle();
+    const mails = await server().db.kysely.selectFrom('outbox').select(['subject', 'text']).where('to_address', '=', user.email).execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe('We signed out a session of your Shapelab account');
+    expect(mails[0]?.text).toContain('Browser: Firefox 133\nSystem: Linux\nAddress: 203.0.113.7');
+    expect(mails[0]?.text).toMatch(/ended that session at \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} UTC/);
+    expect(mails[0]?.text).toContain('http://localhost:3000/en/account/security');
+    expect(mails[0]?.text).toContain('http://localhost:3000/en/account/profile');
+    // Replayed again: still refused, and no second mail.
+    expect((await validate(first.offline_token as string)).statusCode).toBe(401);
+    await server().app.jobs.idle();
+    expect(await server().db.kysely.selectFrom('outbox').select('id').where('to_address', '=', user.email).execute()).toHaveLength(1);
+  });
+
+  it('the mail about a stolen token is in the owner’s language', async () => {
+    const user = await server().createUser();
+    await server().db.kysely.updateTable('users').set({ language: 'de' }).where('id', '=', user.id).execute();
+    const first = await signIn(server(), user.email, user.password, true);
+    expect((await validate(first.offline_token as string)).statusCode).toBe(200);
+    server().clock.advance(60);
+    expect((await validate(first.offline_token as string)).statusCode).toBe(401);
+    await server().app.jobs.idle();
+    const [mail] = await server().db.kysely.selectFrom('outbox').select(['subject', 'text']).where('to_address', '=', user.email).execute();
+    expect(mail?.subject).toBe('Wir haben eine Sitzung deines Shapelab-Kontos abgemeldet');
+    expect(mail?.text).toContain('Browser: unbekannt');
+    expect(mail?.text).toMatch(/am \d{1,2}\. [A-Z][a-zä]+ 2026 um \d{2}:\d{2} UTC beendet/);
+    expect(mail?.text).toContain('http://localhost:3000/de/account/security');
   });
 
   it('two tabs renewing with the same token at once both succeed (grace window)', async () => {

@@ -134,6 +134,17 @@ describe('bundle budgets', () => {
     expect(alone, 'small chunks that could ride with a larger one').toEqual([]);
   });
 
+  it('zxcvbn and its dictionaries load only when a new password is typed: no page loads or preloads them as it shows (issue 44)', () => {
+    const manifest = readManifest(DIST);
+    const zxcvbn = new Set(Object.entries(manifest).filter(([key]) => key.startsWith('node_modules/@zxcvbn-ts/')).map(([, entry]) => entry.file));
+    expect(zxcvbn.size, 'the build has zxcvbn chunks to load on demand').toBeGreaterThanOrEqual(3);
+    const preloads = JSON.parse(readFileSync(path.join(DIST, ROUTE_PRELOADS), 'utf8')) as RoutePreloads;
+    const named = preloads.routes.flatMap((route) => route.files.filter((file) => zxcvbn.has(file)).map((file) => `${route.path}: ${file}`));
+    expect(named, 'routes that name zxcvbn for preloading').toEqual([]);
+    const carried = weights.flatMap((weight) => weight.chunks.filter((chunk) => zxcvbn.has(chunk.file)).map((chunk) => `${weight.route}: ${chunk.file}`));
+    expect(carried, 'routes that load zxcvbn as they show').toEqual([]);
+  });
+
   it("no screen builds Refine's MUI themes or loads dayjs for its unused date field (vite.config.ts, PURE_FUNCTIONS)", () => {
     const carriers = weights.flatMap((weight) => weight.packages.filter((p) => p.name === 'dayjs').map((p) => `${weight.route}: ${p.name}`));
     expect(carriers).toEqual([]);

@@ -19,6 +19,7 @@ import { activityLog } from './0016-activity-log.js';
 import { userFilters } from './0017-user-filters.js';
 import { userSegmentCounts } from './0018-user-segment-counts.js';
 import { twoFactor } from './0019-two-factor.js';
+import { signInClientsAndWebhookRejections } from './0020-sign-in-clients-and-webhook-rejections.js';
 
 /**
  * The one migration set for both dialects, applied in name order at start.
@@ -45,5 +46,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-user-filters': userFilters(dialect),
     '0018-user-segment-counts': userSegmentCounts(dialect),
     '0019-two-factor': twoFactor(dialect),
+    '0020-sign-in-clients-and-webhook-rejections': signInClientsAndWebhookRejections(dialect),
   };
 }

@@ -8,20 +8,35 @@ import { AppError } from '../../errors.js';
 export const OFFLINE_TOKEN_TTL_DAYS = 30;
 /**
  * Two tabs that wake up together both renew with the same offline token. A second use within this window
- * gets its own successor instead of being treated as theft; after it, reuse revokes the whole family.
+ * gets its own successor instead of being treated as theft; after it, reuse ends the whole session.
  */
 const ROTATION_GRACE_MS = 20_000;
 
+/** A rotated token used again outside the grace: whose, which session, and the request that used it. */
+export interface TokenReuse {
+  userId: string;
+  sessionId: string;
+  client: { userAgent: string | null; address: string | null };
+}
 
 /**
  * "Remember me" tokens: opaque, stored only as a SHA-256 digest, single use (rotated on every renewal).
- * Reusing a rotated token outside the grace window revokes every token of its sign-in (family).
+ * Reusing a rotated token outside the grace window is taken for theft: what `whenReused` was given (the
+ * sessions: the whole session ends and its owner is mailed) runs, then the renewal is refused.
  */
 export class OfflineTokens {
+  /** Until the sessions say otherwise (server/app.ts wires them), a reuse revokes its session's tokens. */
+  private onReuse: (reuse: TokenReuse) => Promise<void> = (reuse) => this.revokeSessionIn(this.db, reuse.sessionId);
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  /** What a reuse outside the grace does (set once, by the sessions). */
+  whenReused(handler: (reuse: TokenReuse) => Promise<void>): void {
+    this.onReuse = handler;
+  }
 
   /** A new token of a session's family, expiring with the session (issue 17: offline tokens belong to their session). */
   async issue(
@@ -49,8 +64,11 @@ export class OfflineTokens {
     return token;
   }
 
-  /** Exchanges a valid offline token for its successor; returns the owner, its session and the new token. */
-  async rotate(token: string): Promise<{ userId: string; sessionId: string; token: string }> {
+  /**
+   * Exchanges a valid offline token for its successor; returns the owner, its session and the new token.
+   * `client` is the renewing request's, named in the owner's mail should this be a reuse.
+   */
+  async rotate(token: string, client: TokenReuse['client'] = { userAgent: null, address: null }): Promise<{ userId: string; sessionId: string; token: string }> {
     const now = this.clock.now();
     const outcome = await this.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -81,14 +99,14 @@ export class OfflineTokens {
         }
       }
       if (rotatedAt !== null && now.getTime() - new Date(rotatedAt).getTime() > ROTATION_GRACE_MS) {
-        return { reused: true as const, familyId: row.family_id };
+        return { reused: true as const, userId: row.user_id, sessionId: row.session_id };
       }
       const successor = await this.issue(row.user_id, { sessionId: row.session_id, expiresAt: new Date(row.expires_at) }, row.family_id, trx);
       return { reused: false as const, userId: row.user_id, sessionId: row.session_id, token: successor };
     });
     if (outcome.reused) {
-      // Revoked in its own statement: throwing inside the transaction above would roll the revocation back.
-      await this.revokeFamilyIn(this.db, outcome.familyId);
+      // The session ends in a transaction of its own: throwing inside the one above would roll it back.
+      await this.onReuse({ userId: outcome.userId, sessionId: outcome.sessionId, client });
       throw new AppError('INVALID_TOKEN', 401);
     }
     return { userId: outcome.userId, sessionId: outcome.sessionId, token: outcome.token };
@@ -128,6 +146,15 @@ export class OfflineTokens {
     if (keptFamily) query = query.where('family_id', '!=', keptFamily);
     await query.execute();
     return keptFamily && keepToken ? (await this.rotate(keepToken)).token : undefined;
+  }
+
+  private async revokeSessionIn(db: Kysely<Database>, sessionId: string): Promise<void> {
+    await db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: this.clock.now().toISOString() })
+      .where('session_id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   private async revokeFamilyIn(db: Kysely<Database>, familyId: string): Promise<void> {

@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps; guards: Gu
       config: PER_ADDRESS_LIMIT,
       schema: { body: validateTokenRequestSchema, response: { 200: validateTokenResponseSchema } },
     },
-    async (request) => auth.renew(deps, request.body.offlineToken),
+    async (request) => auth.renew(deps, request.body.offlineToken, clientOf(request)),
   );
 
   app.post(

@@ -97,8 +97,8 @@ export async function adminLogin(deps: AuthDeps, input: { email: string; passwor
  * Renews a session from its offline token (spec section 4); the offline token is rotated. The session
  * must be live: a signed-out or ended one renews nothing, and the new access token ends with it.
  */
-export async function renew(deps: AuthDeps, offlineToken: string): Promise<ValidateTokenResponse> {
-  const rotated = await deps.offlineTokens.rotate(offlineToken);
+export async function renew(deps: AuthDeps, offlineToken: string, client: SessionClient): Promise<ValidateTokenResponse> {
+  const rotated = await deps.offlineTokens.rotate(offlineToken, client);
   const user = await deps.users.findById(rotated.userId);
   if (!user) throw new AppError('INVALID_TOKEN', 401);
   const session = await deps.sessions.live(rotated.sessionId, user.id);

@@ -9,7 +9,8 @@ import type { Database, SessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
 import { recordActivity } from '../activity/log.js';
-import type { OfflineTokens } from './offline-tokens.js';
+import type { OfflineTokens, TokenReuse } from './offline-tokens.js';
+import { isNewClient, queueNewSignInMail, queueTokenReusedMail } from './sign-in-notices.js';
 
 /** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -27,19 +28,25 @@ export interface SessionClient {
   address: string | null;
 }
 
-/** Why a session ended; also what a stream listening on it is told. */
-export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted';
+/**
+ * Why a session ended; also what a stream listening on it is told. 'token-reused': its offline token was
+ * used again after it had been renewed, outside the two-tab grace (issue 44 item 6).
+ */
+export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused';
 
 /** Told when sessions end, so open event streams of those sessions close at once. */
 export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => void;
 
-/** The browser and system of a user agent, in words a person recognises ("Chrome 131", "Windows 10"). */
-export function describeClient(userAgent: string | null): { browser: string | null; os: string | null } {
-  if (!userAgent) return { browser: null, os: null };
+/**
+ * The browser and system of a user agent, in words a person recognises ("Chrome 131", "Windows 10"), and
+ * by name alone (`family`, "Chrome|Windows"): a browser or system update changes the words, not the family.
+ */
+export function describeClient(userAgent: string | null): { browser: string | null; os: string | null; family: string } {
+  if (!userAgent) return { browser: null, os: null, family: '|' };
   const parsed = Bowser.parse(userAgent);
   const browser = parsed.browser.name ? [parsed.browser.name, parsed.browser.version?.split('.')[0]].filter(Boolean).join(' ') : null;
   const os = parsed.os.name ? [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ') : null;
-  return { browser, os };
+  return { browser, os, family: `${parsed.browser.name ?? ''}|${parsed.os.name ?? ''}`.slice(0, 200) };
 }
 
 /**
@@ -56,7 +63,11 @@ export class Sessions {
     private readonly clock: Clock,
     private readonly accessTokens: AccessTokens,
     private readonly offlineTokens: OfflineTokens,
-  ) {}
+    /** For the links in the owner's mails (issue 44: a new sign-in, a stolen token). */
+    private readonly appUrl: string,
+  ) {
+    offlineTokens.whenReused((reuse) => this.endStolen(reuse));
+  }
 
   /** Where ended sessions are announced (the event streams); set once when the app is built. */
   announceEndsTo(listener: SessionsEnded): void {
@@ -64,8 +75,10 @@ export class Sessions {
   }
 
   /**
-   * Starts a session for a sign-in: its access token, and its offline token with "remember me". A sign-in
-   * completed with a second factor (issue 44) names it, in the session and in the account's timeline.
+   * Starts a session for a sign-in, whatever its method: its access token, and its offline token with
+   * "remember me". A sign-in completed with a second factor names it, in the session and in the account's
+   * timeline. A browser and system the account has not used in 90 days (by name, without versions) mail
+   * the owner, in the same transaction; never for the account's first session (issue 44 item 7).
    */
   async start(
     user: { id: string; roles: Role[] },
@@ -74,8 +87,9 @@ export class Sessions {
     const now = this.clock.now();
     const id = randomUUID();
     const expiresAt = new Date(now.getTime() + (options.remember ? REMEMBERED_SESSION_TTL_MS : SESSION_TTL_MS));
-    const { browser, os } = describeClient(options.client.userAgent);
+    const { browser, os, family } = describeClient(options.client.userAgent);
     await this.db.transaction().execute(async (trx) => {
+      const news = await isNewClient(trx, user.id, family, now);
       await trx
         .insertInto('sessions')
       .values({
@@ -92,10 +106,12 @@ export class Sessions {
         os: os?.slice(0, 100) ?? null,
         address: options.client.address?.slice(0, 64) ?? null,
         second_factor: options.secondFactor ?? null,
+        client_family: family,
       })
       .execute();
       const details = { method: options.method, remember: options.remember, browser, os, ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}) };
       await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details, at: now });
+      if (news) await queueNewSignInMail(trx, this.appUrl, user.id, { browser, os, address: options.client.address }, now);
     });
     const access_token = await this.accessTokens.sign(user.id, user.roles, id, expiresAt);
     if (!options.remember) return { sessionId: id, access_token };
@@ -140,7 +156,28 @@ export class Sessions {
     return (await this.endWhere(userId, reason, null, keep, actorId)).length;
   }
 
-  private async endWhere(userId: string, reason: EndReason, only: string | null, except: string | null, actorId: string | null = null): Promise<string[]> {
+  /**
+   * Issue 44 item 6: a rotated offline token came back outside the two-tab grace, so a copy of it is in
+   * someone else's hands. Its whole session ends (every access token of every branch is refused from the
+   * next request, every offline token revoked, its streams closed) and the owner is mailed, in one
+   * transaction; a session that has ended already mails no one again.
+   */
+  private async endStolen(reuse: TokenReuse): Promise<void> {
+    const by = describeClient(reuse.client.userAgent);
+    await this.endWhere(reuse.userId, 'token-reused', reuse.sessionId, null, null, async (trx) => {
+      const session = await trx.selectFrom('sessions').select(['browser', 'os', 'address']).where('id', '=', reuse.sessionId).executeTakeFirstOrThrow();
+      await queueTokenReusedMail(trx, this.appUrl, reuse.userId, { session, by: { browser: by.browser, os: by.os, address: reuse.client.address } }, this.clock.now());
+    });
+  }
+
+  private async endWhere(
+    userId: string,
+    reason: EndReason,
+    only: string | null,
+    except: string | null,
+    actorId: string | null = null,
+    alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const ended = await this.db.transaction().execute(async (trx) => {
       let query = trx.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
@@ -150,9 +187,10 @@ export class Sessions {
       if (ids.length === 0) return ids;
       await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('session_id', 'in', ids).where('revoked_at', 'is', null).execute();
       // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
-      if (reason === 'ended-by-user' || reason === 'ended-by-admin') {
+      if (reason === 'ended-by-user' || reason === 'ended-by-admin' || reason === 'token-reused') {
         await recordActivity(trx, { userId, actorId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
       }
+      await alsoInTransaction?.(trx);
       return ids;
     });
     if (ended.length === 0) return ended;

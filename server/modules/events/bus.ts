@@ -6,12 +6,15 @@ type Listener = (event: StreamEvent) => void;
 
 /**
  * What changes who may hear what, announced to every open stream's owner: sessions that ended (their
- * streams close), a user deleted (all their streams close), roles changed (admin events follow at once).
+ * streams close), a user deleted (all their streams close), roles changed (admin events follow at once),
+ * and a user's streams opening and closing on any instance (the bound per user, ./streams.ts).
  */
 export type StreamControl =
   | { kind: 'sessions-ended'; userId: string; sessionIds: string[] | 'all' }
   | { kind: 'user-deleted'; userId: string }
-  | { kind: 'roles-changed'; userId: string; roles: string[] };
+  | { kind: 'roles-changed'; userId: string; roles: string[] }
+  | { kind: 'stream-opened'; userId: string; streamId: string }
+  | { kind: 'stream-closed'; userId: string; streamId: string };
 type ControlListener = (control: StreamControl) => void;
 
 /** The topic every signed-in admin's stream also listens to (the dashboard's live counters). */

@@ -1,8 +1,8 @@
 import { translate, type Language } from '../../i18n.js';
 
 export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted' | 'emailChangeCode' | 'emailChangeTaken' | 'emailChanged'
-  // Issue 44: changes to the account's second factor, told to its owner.
-  | 'twoFactorEnabled' | 'twoFactorDisabled' | 'twoFactorReset' | 'passkeyAdded' | 'passkeyRemoved';
+  // Issue 44: changes to the account's second factor, and sign-ins, told to its owner.
+  | 'twoFactorEnabled' | 'twoFactorDisabled' | 'twoFactorReset' | 'passkeyAdded' | 'passkeyRemoved' | 'newSignIn' | 'tokenReused';
 
 export interface RenderedMail {
   subject: string;

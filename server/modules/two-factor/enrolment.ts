@@ -1,7 +1,7 @@
 import type { RecoveryCodesResponse, TotpSetupResponse, TwoFactorStatus } from '../../../contract/two-factor.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
 import { RECENT_SIGN_IN_MS } from '../users/deletion.js';
 import type { AuthSession, UserWithRoles } from '../users/repo.js';
 import { recordChange, type TwoFactorDeps } from './deps.js';
@@ -35,6 +35,8 @@ export async function takeTotpCode(deps: Pick<TwoFactorDeps, 'db' | 'clock'>, us
  */
 export async function confirmOwner(deps: TwoFactorDeps, user: UserWithRoles, session: AuthSession, proof: { password?: string | undefined; code?: string | undefined }): Promise<void> {
   if (user.password_hash !== null) {
+    // The same counter as every other route that asks for the current password (auth/passwords.ts).
+    await countCurrentPasswordAttempt(deps.throttle, user.id);
     if (!proof.password || !(await verifyPassword(user.password_hash, proof.password))) throw new AppError('WRONG_PASSWORD', 403);
     return;
   }

@@ -81,7 +81,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; d
 
   app.post(
     '/users/me/email/confirm',
-    { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.verificationCode }, schema: { body: emailChangeConfirmSchema, response: { 200: meSchema } } },
+    { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.emailChangeCode }, schema: { body: emailChangeConfirmSchema, response: { 200: meSchema } } },
     async (request) => confirmEmailChange(emailChange, currentUser(request), request.body.code),
   );
 

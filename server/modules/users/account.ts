@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ProfileUpdate } from '../../../contract/account.js';
 import { isKnownRegion } from '../../../contract/countries.js';
-import { isStrongEnough } from '../../../contract/password.js';
 import { isValidPhone } from '../../../contract/phone.js';
 import type { Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
@@ -12,7 +11,7 @@ import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { OfflineTokens } from '../auth/offline-tokens.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { assertAcceptablePassword, countCurrentPasswordAttempt, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import { z } from 'zod';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
@@ -24,8 +23,6 @@ import { meOf } from './service.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
 const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
-/** Guesses at the current password of a signed-in account. */
-const OLD_PASSWORD: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -118,7 +115,7 @@ export async function checkResetToken(deps: AccountDeps, token: string): Promise
 
 /** Sets the new password from a reset link: single use, ends every session. */
 export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<{ ok: true }> {
-  if (!isStrongEnough(newPassword)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  await assertAcceptablePassword(newPassword);
   const row = await usableReset(deps, token);
   if (!row) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
   const claimed = await deps.db
@@ -140,7 +137,7 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
 }
 
 export async function checkOldPassword(deps: AccountDeps, user: UserWithRoles, oldPassword: string): Promise<{ result: boolean }> {
-  await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
+  await countCurrentPasswordAttempt(deps.throttle, user.id);
   return { result: user.password_hash !== null && (await verifyPassword(user.password_hash, oldPassword)) };
 }
 
@@ -151,12 +148,12 @@ export async function changePassword(
   session: AuthSession,
   input: { password: string; oldPassword?: string; offlineToken?: string },
 ): Promise<{ access_token: string; offline_token?: string }> {
-  await deps.throttle.hit(`old-password:${user.id}`, OLD_PASSWORD);
+  await countCurrentPasswordAttempt(deps.throttle, user.id);
   // Without a password yet (Google or Facebook only) there is nothing to confirm; otherwise the old one is required.
   const confirmed =
     user.password_hash === null || (input.oldPassword !== undefined && (await verifyPassword(user.password_hash, input.oldPassword)));
   if (!confirmed) throw new AppError('WRONG_OLD_PASSWORD', 400);
-  if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  await assertAcceptablePassword(input.password);
   const offline = await endOtherSessions(
     deps,
     user.id,

@@ -7,9 +7,9 @@ import { transactionRetried } from '../../db/retry.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
 import type { Sessions } from '../auth/sessions.js';
-import type { Throttle, ThrottleRule } from '../auth/throttle.js';
+import type { Throttle } from '../auth/throttle.js';
 import { liveSubscriptions } from '../billing/ownership.js';
 import { rememberSubscription } from '../billing/subscriptions.js';
 import type { EventBus } from '../events/bus.js';
@@ -21,7 +21,6 @@ import type { AuthSession, UserWithRoles } from './repo.js';
 
 /** An account without a password confirms deletion by having signed in this recently (issue 17). */
 export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
-const DELETE_PASSWORD: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 
 export interface DeletionDeps {
   db: Kysely<Database>;
@@ -104,7 +103,7 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
 
 async function confirmIdentity(deps: DeletionDeps, user: UserWithRoles, session: AuthSession, password: string | undefined): Promise<void> {
   if (user.password_hash !== null) {
-    await deps.throttle.hit(`delete-account:${user.id}`, DELETE_PASSWORD);
+    await countCurrentPasswordAttempt(deps.throttle, user.id);
     if (!password || !(await verifyPassword(user.password_hash, password))) throw new AppError('WRONG_PASSWORD', 403);
     return;
   }

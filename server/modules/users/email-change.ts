@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import { billingInfo, updateBillingInfo, type CustomerDeps } from '../billing/customers.js';
 import { enqueue, type JobHandler, type JobQueue } from '../jobs/queue.js';
@@ -55,8 +55,9 @@ export async function requestEmailChange(
   input: { email: string; password?: string },
 ): Promise<{ sent: true; email: string; expiresAt: string }> {
   await deps.throttle.hit(`email-change:${user.id}`, CHANGE_REQUEST);
-  if (user.password_hash !== null && (input.password === undefined || !(await verifyPassword(user.password_hash, input.password)))) {
-    throw new AppError('WRONG_PASSWORD', 403);
+  if (user.password_hash !== null) {
+    await countCurrentPasswordAttempt(deps.throttle, user.id);
+    if (input.password === undefined || !(await verifyPassword(user.password_hash, input.password))) throw new AppError('WRONG_PASSWORD', 403);
   }
   if (input.email === user.email) throw new AppError('EMAIL_UNCHANGED', 400);
   const now = deps.clock.now();

@@ -37,7 +37,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: registration.Regi
 
   app.post(
     '/users/validate/code',
-    { config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.verificationCode }, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
+    { config: { ...PER_ADDRESS_LIMIT, guessLimit: GUESS_LIMITS.signupCode }, schema: { body: verifyCodeRequestSchema, response: { 200: verifyCodeResponseSchema } } },
     async (request) => registration.verifyCode(deps, request.body.email, request.body.code, clientOf(request)),
   );
 

@@ -1,12 +1,11 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { RegistrationRequest } from '../../../contract/registration.js';
-import { isStrongEnough } from '../../../contract/password.js';
 import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import type { SessionClient, Sessions } from '../auth/sessions.js';
-import { hashPassword } from '../auth/passwords.js';
+import { assertAcceptablePassword, hashPassword } from '../auth/passwords.js';
 import type { Throttle, ThrottleRule } from '../auth/throttle.js';
 import { z } from 'zod';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
@@ -82,7 +81,7 @@ export async function register(
   input: RegistrationRequest & { email: string },
   options: { withCode: boolean; external: boolean; language: Language },
 ): Promise<UserWithRoles> {
-  if (!isStrongEnough(input.password)) throw new AppError('PASSWORD_TOO_WEAK', 400);
+  await assertAcceptablePassword(input.password);
   if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409);
   const couponCode = input.couponCode?.trim() || null;
   // A coupon entered at sign-up is checked before the account exists, so a typo costs nothing.

@@ -61,6 +61,15 @@ export function useFormFields<V extends object>(initial: V, rules: FieldRules<V>
   });
 
   /**
+   * Shows `message` under `name` and focuses the field: what is found after the rules ran (a check that
+   * takes a moment, such as a common password). The next change of the field checks it by its rule again.
+   */
+  const setError = useCallback(<K extends keyof V>(name: K, message: string) => {
+    setErrors((shown) => ({ ...shown, [name]: message }));
+    inputs.current.get(name)?.focus();
+  }, []);
+
+  /**
    * Validates, then calls `onValid`. With `only`, just those fields are checked (one step of a form
    * in steps); errors shown on the other fields stay as they are.
    */
@@ -82,5 +91,5 @@ export function useFormFields<V extends object>(initial: V, rules: FieldRules<V>
     await onValid(values);
   };
 
-  return { values, errors, setValue, text, checkbox, handleSubmit };
+  return { values, errors, setValue, setError, text, checkbox, handleSubmit };
 }

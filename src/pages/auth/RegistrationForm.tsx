@@ -15,6 +15,7 @@ import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { PasswordInput } from '../../components/form/PasswordInput.js';
+import { isCommonPassword, PasswordStrengthHint, usePasswordStrength } from '../../components/form/PasswordStrengthHint.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -32,7 +33,7 @@ export interface RegistrationValues {
 
 const DETAILS: readonly (keyof RegistrationValues)[] = ['firstName', 'lastName', 'email', 'password'];
 /** Server answers that concern a field of the first step send the visitor back to it. */
-const FIRST_STEP_ERRORS = new Set(['EMAIL_ALREADY_REGISTERED', 'EMAIL_VERIFICATION_FAILED', 'PASSWORD_TOO_WEAK', 'VALIDATION_FAILED']);
+const FIRST_STEP_ERRORS = new Set(['EMAIL_ALREADY_REGISTERED', 'EMAIL_VERIFICATION_FAILED', 'PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON', 'VALIDATION_FAILED']);
 
 /**
  * The sign-up form of /registration and /registration/siggraph2023 (and, later, the checkout's
@@ -67,8 +68,15 @@ export function RegistrationForm(props: {
     rules,
   );
 
-  const toPreferences = form.handleSubmit(() => {
+  const strength = usePasswordStrength(form.values.password);
+
+  // A password from the common-password list stops the first step, as the server would (issue 44).
+  const toPreferences = form.handleSubmit(async (values) => {
     setErrorKey(null);
+    if (await isCommonPassword(values.password)) {
+      form.setError('password', t('errors.PASSWORD_TOO_COMMON'));
+      return;
+    }
     setStep(2);
   }, DETAILS);
 
@@ -135,7 +143,7 @@ export function RegistrationForm(props: {
             id="password"
             label={t('pages.registration.password')}
             autoComplete="new-password"
-            helperText={t('validation.passwordRule')}
+            helperText={<PasswordStrengthHint strength={strength} />}
             required
           />
           <Button type="submit" variant="contained" size="large">

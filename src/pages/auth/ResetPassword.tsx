@@ -10,6 +10,7 @@ import { messageKeyOf } from '../../../providers/index.js';
 import { accountApi } from '../../../providers/index.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { isCommonPassword, PasswordStrengthHint, usePasswordStrength } from '../../components/form/PasswordStrengthHint.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -33,6 +34,7 @@ export default function ResetPassword() {
     [t],
   );
   const form = useFormFields({ password: '', confirmation: '' }, rules);
+  const strength = usePasswordStrength(form.values.password);
 
   useEffect(() => {
     let cancelled = false;
@@ -47,6 +49,10 @@ export default function ResetPassword() {
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     setErrorKey(null);
+    if (await isCommonPassword(password)) {
+      form.setError('password', t('errors.PASSWORD_TOO_COMMON'));
+      return;
+    }
     try {
       await accountApi.resetPassword(token, password);
       setState('done');
@@ -85,7 +91,7 @@ export default function ResetPassword() {
             type="password"
             label={t('pages.resetPassword.newPassword')}
             autoComplete="new-password"
-            helperText={t('validation.passwordRule')}
+            helperText={<PasswordStrengthHint strength={strength} />}
             required
           />
           <TextInput

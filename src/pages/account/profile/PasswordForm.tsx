@@ -5,11 +5,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useNotification } from '@refinedev/core';
 import { memo, useCallback, useMemo } from 'react';
-import { useForm, useFormState, type Control, type UseFormRegister } from 'react-hook-form';
+import { useForm, useFormState, useWatch, type Control, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { passwordFormSchema, type PasswordFormValues } from '../../../../contract/forms.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { fieldErrorText } from '../../../components/form/fieldErrorText.js';
+import { isCommonPassword, PasswordStrengthHint, usePasswordStrength } from '../../../components/form/PasswordStrengthHint.js';
 import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
 import { useChangePassword } from '../../../data/useCurrentUser.js';
 
@@ -42,6 +43,11 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
   }, [getValues, checkOld, setError]);
 
   const submit = handleSubmit(async (values) => {
+    // A password from the common-password list is refused here, as the server would (issue 44).
+    if (await isCommonPassword(values.newPassword)) {
+      setError('newPassword', { message: 'errors.PASSWORD_TOO_COMMON' }, { shouldFocus: true });
+      return;
+    }
     try {
       await changePassword(hasPassword ? { password: values.newPassword, oldPassword: values.currentPassword } : { password: values.newPassword });
       reset();
@@ -50,7 +56,7 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
     } catch (error) {
       const key = errorKeyOf(error);
       if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
-      else if (key === 'PASSWORD_TOO_WEAK') setError('newPassword', { message: 'errors.PASSWORD_TOO_WEAK' });
+      else if (key === 'PASSWORD_TOO_WEAK' || key === 'PASSWORD_TOO_COMMON') setError('newPassword', { message: `errors.${key}` });
       else notify?.({ type: 'error', message: errorText(error) || t(`errors.${key}`, { defaultValue: t('errors.DEFAULT') }) });
     }
   });
@@ -77,6 +83,7 @@ const PasswordFields = memo(function PasswordFields({ control, register, hasPass
   const { t } = useTranslation();
   const { errors, isSubmitting } = useFormState({ control });
   const message = (field: keyof PasswordFormValues) => fieldErrorText(t, errors, field);
+  const strength = usePasswordStrength(useWatch({ control, name: 'newPassword' }));
   return (
     <>
       {hasPassword ? (
@@ -101,7 +108,7 @@ const PasswordFields = memo(function PasswordFields({ control, register, hasPass
         required
         {...register('newPassword')}
         error={Boolean(errors.newPassword)}
-        helperText={message('newPassword') ?? t('validation.passwordRule')}
+        helperText={message('newPassword') ?? <PasswordStrengthHint strength={strength} />}
       />
       <TextField
         id="confirm-password"

@@ -36,6 +36,8 @@ export function describeEntry(t: TFunction, entry: ActivityEntry, language: stri
       return t(client ? `${K}.signedInOn` : `${K}.signedIn`, { method: method(d.method), client });
     }
     case 'sessions.ended':
+      // Issue 44: a reused offline token ends its session, which the owner did not ask for.
+      if (d.reason === 'token-reused') return t(`${K}.sessionsEndedTokenReused`);
       return t(d.reason === 'ended-by-admin' ? `${K}.sessionsEndedByAdmin` : `${K}.sessionsEnded`, { count: number(d.count) ?? 1 });
     case 'password.changed':
       return t(d.first === true ? `${K}.passwordSet` : `${K}.passwordChanged`);
