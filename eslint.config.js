@@ -1,4 +1,7 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -45,6 +48,54 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // The server's shape (docs/architecture.md, "Rules and where each is enforced"). eslint-plugin-boundaries
+    // names the elements (a module is a folder under server/modules/) and holds the rules between them;
+    // import-x's no-cycle follows every import to its end. dependency-cruiser would do both but needs Node 22.
+    files: ['server/**/*.ts', 'contract/**/*.ts'],
+    plugins: { boundaries, 'import-x': importX },
+    settings: {
+      // Both plugins resolve `./file.js` to the TypeScript source beside it.
+      'import/resolver': { typescript: true },
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'boundaries/elements': [
+        { type: 'module', pattern: 'server/modules/*', capture: ['name'] },
+        { type: 'server', pattern: 'server' },
+        { type: 'contract', pattern: 'contract' },
+        { type: 'web', pattern: 'src' },
+        { type: 'providers', pattern: 'providers' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              // A module's face is its index.ts: what it exposes there is what others may use.
+              from: { element: { type: ['module', 'server'] } },
+              disallow: { to: { element: { type: 'module', fileInternalPath: '!index.ts' } } },
+              message: "Import what another module exposes from its index.ts (server/modules/<name>/index.ts), never its files.",
+            },
+            {
+              from: { element: { type: ['module', 'server', 'contract'] } },
+              disallow: { to: { element: { type: ['web', 'providers'] } } },
+              message: 'The server and the contract never import the web app (src/, providers/): what both need belongs in contract/.',
+            },
+            {
+              from: { element: { type: 'contract' } },
+              disallow: { to: { element: { type: ['module', 'server'] } } },
+              message: 'The contract is shared by both sides and imports neither.',
+            },
+          ],
+        },
+      ],
+      // Type-only imports vanish at run time; a cycle of values is an order-of-evaluation bug waiting.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -6,9 +6,8 @@ import { buildApp } from '../server/app.js';
 import { SystemClock } from '../server/clock.js';
 import type { Config } from '../server/config.js';
 import { migrateToLatest, openDatabase } from '../server/db/index.js';
-import { hashPassword } from '../server/modules/auth/passwords.js';
-import { UsersRepo } from '../server/modules/users/repo.js';
-import { meOf } from '../server/modules/users/service.js';
+import { meBillingOf } from '../server/modules/billing/index.js';
+import { hashPassword, meOf, UsersRepo } from '../server/modules/users/index.js';
 
 /**
  * The server for bench/api.ts, in its own process so its memory can be read: the real app on SQLite,
@@ -61,7 +60,7 @@ await users.insert(
 // JSON without authentication, database or schema: the difference is what /users/me itself costs.
 const user = await users.findById(userId);
 if (!user) throw new Error('bench user missing');
-const body = await meOf(db.kysely, clock, user);
+const body = await meOf({ clock, billingFacts: (id, now) => meBillingOf(db.kysely, id, now) }, user);
 const app = await buildApp({ config, db, clock });
 app.get('/bench/bare', async () => body);
 await app.listen({ port: 0, host: '127.0.0.1' });

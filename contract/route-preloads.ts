@@ -1,4 +1,4 @@
-import type { Locale } from '../src/routing/locale.js';
+import type { Locale } from './locale.js';
 
 /**
  * What the build tells the server about each screen's code (scripts/route-preload-plugin.ts writes it,

@@ -1,52 +1,30 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createPaddle } from './billing/paddle.js';
-import { isMovable, SystemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
 import { EVENT_STREAM_HEARTBEAT_MS } from '../contract/events.js';
+import { createPaddle } from './billing/paddle.js';
+import { SystemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { ModuleContext, PortalModule } from './context.js';
 import type { Db } from './db/index.js';
-import { AccessTokens } from './modules/auth/access-tokens.js';
-import { OfflineTokens } from './modules/auth/offline-tokens.js';
-import { authRoutes } from './modules/auth/routes.js';
-import { Throttle } from './modules/auth/throttle.js';
-import { Sessions } from './modules/auth/sessions.js';
-import { sessionRoutes } from './modules/auth/session-routes.js';
-import { EventBus } from './modules/events/bus.js';
-import { PostgresEventBus } from './modules/events/postgres-bus.js';
-import { eventRoutes } from './modules/events/routes.js';
-import { StreamRegistry } from './modules/events/streams.js';
-import { devClockRoutes, devOutboxRoutes } from './modules/dev/routes.js';
-import { Readiness } from './modules/health/readiness.js';
-import { healthRoutes } from './modules/health/routes.js';
-import { JobQueue } from './modules/jobs/queue.js';
-import { jobRoutes } from './modules/jobs/routes.js';
-import { MAIL_JOB, mailJob } from './modules/mail/jobs.js';
-import { createMailer } from './modules/mail/mailer.js';
-import { billingRoutes } from './modules/billing/routes.js';
-import { RefundRunner } from './modules/billing/refunds.js';
-import { couponRoutes } from './modules/coupons/routes.js';
-import { deviceRoutes } from './modules/devices/routes.js';
-import { registerAnalyticsJobs } from './modules/analytics/jobs.js';
-import { analyticsRoutes } from './modules/analytics/routes.js';
-import { liteKeyRoutes } from './modules/lite-keys/routes.js';
-import { releaseRoutes } from './modules/releases/routes.js';
-import { subscriptionRoutes } from './modules/billing/subscription-routes.js';
-import { paddleWebhookRoutes } from './modules/billing/webhook-routes.js';
-import { END_SECOND_TRIAL_JOB, endSecondTrialJob } from './modules/billing/subscriptions.js';
-import { oauthRoutes } from './modules/oauth/routes.js';
-import { pruneTwoFactor, twoFactorRoutes } from './modules/two-factor/index.js';
-import { accountRoutes } from './modules/users/account-routes.js';
-import { overviewRoutes } from './modules/users/overview-routes.js';
-import { registrationRoutes } from './modules/users/registration-routes.js';
-import { VERIFICATION_RESEND_JOB, verificationResendJob } from './modules/users/registration.js';
-import { PASSWORD_RESET_JOB, passwordResetJob } from './modules/users/account.js';
-import { BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob } from './modules/users/email-change.js';
-import { UsersRepo } from './modules/users/repo.js';
-import { usersGridRoutes } from './modules/users/grid-routes.js';
-import { usersRoutes } from './modules/users/routes.js';
-import { adminActionRoutes } from './modules/users/admin-action-routes.js';
-import { EmailChangesRepo, VerificationsRepo } from './modules/users/verifications.js';
+import { adminUsersModule } from './modules/admin-users/index.js';
+import { analyticsModule } from './modules/analytics/index.js';
+import { AccessTokens, authModule, OfflineTokens, Sessions, Throttle } from './modules/auth/index.js';
+import { billingModule, meBillingOf, RefundRunner } from './modules/billing/index.js';
+import { couponsModule } from './modules/coupons/index.js';
+import { devModule } from './modules/dev/index.js';
+import { devicesModule } from './modules/devices/index.js';
+import { EventBus, eventsModule, PostgresEventBus, StreamRegistry } from './modules/events/index.js';
+import { healthModule, Readiness } from './modules/health/index.js';
+import { JobQueue, jobsModule } from './modules/jobs/index.js';
+import { liteKeysModule } from './modules/lite-keys/index.js';
+import { mailModule } from './modules/mail/index.js';
+import { oauthModule } from './modules/oauth/index.js';
+import { overviewModule } from './modules/overview/index.js';
+import { privacyModule } from './modules/privacy/index.js';
+import { releasesModule } from './modules/releases/index.js';
+import { pruneTwoFactor, twoFactorDepsOf, twoFactorModule } from './modules/two-factor/index.js';
+import { UsersRepo, usersModule } from './modules/users/index.js';
 import { createGuards } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
@@ -60,6 +38,32 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { zodResponseSerializer } from './plugins/serialization.js';
 import { registerSpa } from './plugins/spa.js';
 import { SANDBOX_SCRIPT_PATH, sandboxCheckoutRoutes } from './sandbox/checkout-routes.js';
+
+/**
+ * The modules under /api, each one plugin that registers its routes and its jobs (docs/architecture.md
+ * has what each owns and whom it depends on). Order matters only for reading: Fastify's router does not
+ * care which registers first.
+ */
+const MODULES: PortalModule[] = [
+  healthModule,
+  authModule,
+  twoFactorModule,
+  oauthModule,
+  usersModule,
+  privacyModule,
+  overviewModule,
+  billingModule,
+  devicesModule,
+  couponsModule,
+  liteKeysModule,
+  releasesModule,
+  eventsModule,
+  analyticsModule,
+  adminUsersModule,
+  jobsModule,
+  mailModule,
+  devModule,
+];
 
 export interface AppDeps {
   config: Config;
@@ -122,7 +126,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   registerPerAddressLimit(app, config.rateLimitPerAddress);
   registerErrorHandler(app);
 
-  // Collaborators, built once and handed to the modules that need them.
+  // Collaborators, built once and shared through the modules' context.
   const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
@@ -130,11 +134,9 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const guards = createGuards({ accessTokens, users, sessions, clock, staffTwoFactor: config.staffTwoFactor });
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
-  const mailer = createMailer(config, db.kysely, clock);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).
   const jobs = new JobQueue({ db: db.kysely, dialect: db.dialect, clock, log: app.log });
   app.decorate('jobs', jobs);
-  jobs.handle(MAIL_JOB, mailJob(mailer));
   // SQLite is one instance: its streams hear its events. On PostgreSQL every instance hears every instance's.
   const bus = db.dialect === 'postgres' && config.database.dialect === 'postgres' ? new PostgresEventBus(config.database.url, app.log) : new EventBus();
   const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
@@ -147,77 +149,38 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     config.metrics ?? {},
     { openStreams: () => streams.size, jobs: () => jobs.counts(), jobsFailedHere: () => jobs.failedTotal, pool: () => db.pool() },
   );
-  const registration = {
-    db: db.kysely,
-    users,
-    verifications: new VerificationsRepo(db.kysely),
-    sessions,
-    throttle,
-    clock,
-    appUrl: config.appUrl,
-    jobs,
-  };
-  jobs.handle(VERIFICATION_RESEND_JOB, verificationResendJob(registration));
-  const account = { db: db.kysely, users, sessions, offlineTokens, throttle, clock, appUrl: config.appUrl, jobs };
-  // Issue 44: the second factor, asked for by every first step of a sign-in.
-  const twoFactor = { db: db.kysely, clock, throttle, sessions, users, appUrl: config.appUrl };
-  jobs.handle(PASSWORD_RESET_JOB, passwordResetJob(account));
-
   const paddle = createPaddle(config.billing);
+  const context: ModuleContext = {
+    config,
+    db,
+    clock,
+    wallClock: new SystemClock(),
+    log: app.log,
+    guards,
+    throttle,
+    jobs,
+    bus,
+    streams,
+    readiness,
+    metrics,
+    paddle,
+    paddleClient: {
+      environment: config.billing.environment === 'production' ? 'production' : 'sandbox',
+      clientToken: config.billing.clientToken,
+      sandboxScript: config.billing.sandbox ? SANDBOX_SCRIPT_PATH : null,
+    },
+    users,
+    accessTokens,
+    offlineTokens,
+    sessions,
+    refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs }),
+    billingFacts: (userId, now) => meBillingOf(db.kysely, userId, now),
+    eventHeartbeatMs,
+  };
   await app.register(
     async (api) => {
       registerApiNotFound(api);
-      await api.register(healthRoutes, { db, readiness });
-      await api.register(authRoutes, { deps: { users, offlineTokens, throttle, sessions, twoFactor }, guards });
-      await api.register(twoFactorRoutes, { deps: twoFactor, guards });
-      await api.register(sessionRoutes, { sessions, guards });
-      await api.register(usersRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards, sessions });
-      await api.register(usersGridRoutes, { admin: { db: db.kysely, dialect: db.dialect, clock, bus }, guards });
-      await api.register(registrationRoutes, { deps: registration });
-      await api.register(accountRoutes, {
-        deps: account,
-        deletion: { db: db.kysely, paddle, clock, sessions, throttle, jobs, bus },
-        emailChange: { db: db.kysely, users, changes: new EmailChangesRepo(db.kysely), throttle, clock, appUrl: config.appUrl, jobs },
-        guards,
-      });
-      await api.register(oauthRoutes, {
-        deps: { db: db.kysely, users, sessions, clock, social: config.social, appUrl: config.appUrl, twoFactor },
-        guards,
-      });
-      const paddleConfig = {
-        environment: config.billing.environment === 'production' ? ('production' as const) : ('sandbox' as const),
-        clientToken: config.billing.clientToken,
-        sandboxScript: config.billing.sandbox ? SANDBOX_SCRIPT_PATH : null,
-      };
-      // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
-      const refunds = new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs });
-      refunds.register(jobs);
-      jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(paddle));
-      jobs.handle(BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob({ db: db.kysely, paddle, clock, users }));
-      await api.register(billingRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards, paddleConfig });
-      await api.register(subscriptionRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
-      await api.register(overviewRoutes, { deps: { db: db.kysely, paddle, clock, refunds }, guards });
-      await api.register(paddleWebhookRoutes, {
-        deps: { db: db.kysely, dialect: db.dialect, clock, wallClock: new SystemClock(), webhookSecret: config.billing.webhookSecret, bus, jobs, metrics, log: app.log },
-      });
-      await api.register(eventRoutes, { bus, streams, guards, heartbeatMs: eventHeartbeatMs });
-      const licensing = { db: db.kysely, dialect: db.dialect, clock, bus };
-      registerAnalyticsJobs(jobs, licensing);
-      await api.register(deviceRoutes, { deps: licensing, guards });
-      // The admin user page's actions: the customer's own services, acted by an admin.
-      await api.register(adminActionRoutes, {
-        deps: { db: db.kysely, sessions, registration, billing: { db: db.kysely, paddle, clock, refunds }, devices: licensing },
-        guards,
-      });
-      await api.register(couponRoutes, { deps: licensing, guards });
-      await api.register(liteKeyRoutes, { deps: licensing, guards });
-      await api.register(releaseRoutes, { deps: licensing, guards });
-      await api.register(analyticsRoutes, { deps: licensing, guards });
-      await api.register(jobRoutes, { db: db.kysely, clock, guards });
-      if (config.nodeEnv !== 'production') {
-        if (config.mailTransport === 'outbox') await api.register(devOutboxRoutes, { db: db.kysely, jobs });
-        if (isMovable(clock)) await api.register(devClockRoutes, { clock });
-      }
+      for (const module of MODULES) await api.register(module, context);
     },
     { prefix: '/api' },
   );
@@ -240,7 +203,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.addHook('onResponse', async () => jobs.nudgeQueued());
   // Housekeeping, hourly in every instance (each statement is safe to run twice at once).
   const housekeeping = setInterval(() => {
-    Promise.all([jobs.prune(), throttle.prune(), pruneTwoFactor(twoFactor)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    Promise.all([jobs.prune(), throttle.prune(), pruneTwoFactor(twoFactorDepsOf(context))]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
   app.addHook('onClose', async () => {

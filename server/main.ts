@@ -6,11 +6,10 @@ import { AdjustableClock, SystemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { claimSqliteFile } from './db/sqlite-owner.js';
-import { startSocialStandins } from './modules/oauth/standins/index.js';
+import { startSocialStandins } from './modules/oauth/index.js';
 import { sandboxBilling, sharedSandboxBilling, startPaddleSandbox } from './sandbox/index.js';
-import { UsersRepo } from './modules/users/repo.js';
-import { seedAdmin, type SeedResult } from './modules/users/service.js';
-import { seedReleases } from './modules/releases/service.js';
+import { UsersRepo, seedAdmin, type SeedResult } from './modules/users/index.js';
+import { seedReleases } from './modules/releases/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

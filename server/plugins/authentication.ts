@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { isAdmin, isStaff } from '../../contract/roles.js';
 import { AppError } from '../errors.js';
-import type { AccessTokens } from '../modules/auth/access-tokens.js';
-import type { SessionClient, Sessions } from '../modules/auth/sessions.js';
-import type { AuthSession, UsersRepo, UserWithRoles } from '../modules/users/repo.js';
+import { type AccessTokens, type SessionClient, type Sessions } from '../modules/auth/index.js';
+import { type AuthSession, type UsersRepo, type UserWithRoles } from '../modules/users/index.js';
 import type { Clock } from '../clock.js';
 
 /** The signed-in user as loaded by the guard (one read per request, reused by the handler). */

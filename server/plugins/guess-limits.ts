@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { Throttle, ThrottleRule } from '../modules/auth/throttle.js';
+import { type Throttle, type ThrottleRule } from '../modules/auth/index.js';
 
 /**
  * Issue 17: every code that can be guessed (discount codes, coupons, Lite keys, verification codes,

@@ -1,6 +1,6 @@
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Throttle } from '../modules/auth/throttle.js';
+import { type Throttle } from '../modules/auth/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { hasSessionHint } from '../../contract/session-hint.js';
 import { ROUTE_PRELOADS, type RoutePreloads } from '../../contract/route-preloads.js';
-import { DEFAULT_LOCALE, splitLocale } from '../../src/routing/locale.js';
+import { DEFAULT_LOCALE, splitLocale } from '../../contract/locale.js';
 import { sendError } from './errors.js';
 
 /** Whether a route pattern of the SPA's table ('admin/users/:id', 'checkout/:type/:tab/:priceId?') matches a path. */

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { USER_SORT_FIELDS, type UserPlan } from '../../contract/users.js';
-import { exportBatches } from '../../server/modules/users/csv-export.js';
+import { exportBatches } from '../../server/modules/admin-users/index.js';
 import { signIn, someClientAddress, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CheckoutResponse, PerpetualLicence } from '../../contract/billing.js';
 import type { Subscription } from '../../contract/subscription.js';
 import type { Me } from '../../contract/users.js';
-import { entitlementsOf } from '../../server/modules/licensing/entitlements.js';
+import { entitlementsOf } from '../../server/modules/entitlements/index.js';
 import { DISCOUNT_IDS, PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { MINIMUM_CHARGE, TEST_CARDS } from '../../server/sandbox/purchases.js';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DISCOUNT_IDS, PRICE_IDS, PRODUCT_IDS } from '../../server/sandbox/catalogue.js';
 import { TEST_CARDS } from '../../server/sandbox/purchases.js';
-import { entitlementsOf } from '../../server/modules/licensing/entitlements.js';
+import { entitlementsOf } from '../../server/modules/entitlements/index.js';
 import { call, startSandbox } from '../fixtures/paddle.js';
 import { signIn, TEST_NOW, type TestServer } from '../fixtures/server.js';
 import { describeEachDatabase } from './describe-each-database.js';

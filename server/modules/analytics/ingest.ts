@@ -5,8 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
 import { PERIOD_FIGURES } from './figures.js';
 import type { Database } from '../../db/schema.js';
-import type { EventBus } from '../events/bus.js';
-import { ADMINS } from '../events/bus.js';
+import { type EventBus, ADMINS } from '../events/index.js';
 import { COHORT_GRAINS, dayOf, daysBetween, GRAINS, periodOf } from './periods.js';
 
 /**

@@ -1,10 +1,12 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
-import { ADMINS } from '../events/bus.js';
-import { enqueue, type JobHandler, type JobQueue } from '../jobs/queue.js';
-import { SIGNED_UP_JOB } from '../users/repo.js';
+import { ADMINS } from '../events/index.js';
+import { enqueue, type JobHandler, type JobQueue } from '../jobs/index.js';
 import { recordReports, type AnalyticsDeps, type Report } from './ingest.js';
+
+/** The job a new account queues (users' repository, in the transaction that creates it): its sign-up is counted. */
+export const SIGNED_UP_JOB = 'user-signed-up';
 
 /** Sales a webhook recorded, counted for the dashboard after its answer. */
 export const SALES_JOB = 'analytics-sales';

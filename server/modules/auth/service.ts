@@ -2,10 +2,10 @@ import type { LoginResponse, ValidateTokenResponse } from '../../../contract/aut
 import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
 import { isAdmin } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
-import type { UsersRepo, UserWithRoles } from '../users/repo.js';
+import { type UsersRepo, type UserWithRoles } from '../users/index.js';
 import type { OfflineTokens } from './offline-tokens.js';
 import type { Throttle, ThrottleRule } from './throttle.js';
-import { burnPasswordCheck, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, verifyPassword } from '../users/index.js';
 import type { SessionClient, Sessions } from './sessions.js';
 import { secondStepFor, type TwoFactorDeps } from '../two-factor/index.js';
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, SessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
-import { recordActivity } from '../activity/log.js';
+import { recordActivity } from '../activity/index.js';
 import type { OfflineTokens, TokenReuse } from './offline-tokens.js';
 import { isNewClient, queueNewSignInMail, queueTokenReusedMail } from './sign-in-notices.js';
 

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isLanguage, translate, type Language } from '../../i18n.js';
-import { queueMail } from '../mail/jobs.js';
-import { appLink, renderMail } from '../mail/templates.js';
+import { queueMail, appLink, renderMail } from '../mail/index.js';
 
 /** Issue 44 item 7: a browser and system the account has not used for this long are new again. */
 export const NEW_SIGN_IN_QUIET_DAYS = 90;

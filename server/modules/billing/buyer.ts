@@ -1,4 +1,4 @@
-import type { UserWithRoles } from '../users/repo.js';
+import { type UserWithRoles } from '../users/index.js';
 import type { Buyer } from './catalogue.js';
 import { billingContext, type CustomerDeps } from './customers.js';
 

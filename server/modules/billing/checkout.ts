@@ -4,12 +4,12 @@ import type { CheckoutResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { UserWithRoles } from '../users/repo.js';
+import { type UserWithRoles } from '../users/index.js';
 import { durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
 import { customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
-import { ownedPerpetual } from '../licensing/licences.js';
+import { ownedPerpetual } from '../licensing/index.js';
 
 /** Whether the user has had a subscription before (other than `except`): the trial is for the first one. */
 export async function hadSubscription(db: Kysely<Database>, userId: string, except?: string): Promise<boolean> {

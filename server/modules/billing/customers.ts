@@ -9,7 +9,9 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { UserWithRoles } from '../users/repo.js';
+import { z } from 'zod';
+import type { JobHandler } from '../jobs/index.js';
+import type { UsersRepo, UserWithRoles } from '../users/index.js';
 
 export interface CustomerDeps {
   db: Kysely<Database>;
@@ -190,4 +192,29 @@ export async function billingContext(
   if (!existing) return null;
   const found = await callPaddle(deps.paddle, (paddle) => details(paddle, existing.provider_customer_id));
   return { customerId: existing.provider_customer_id, addressId: found.address?.id ?? null, businessId: found.business?.id ?? null };
+}
+
+/**
+ * The job behind a confirmed change: the Paddle customer's email follows the sign-in email, through the
+ * billing info update (its checks included), unless the user has made a different billing email theirs.
+ * A user without a Paddle customer has nothing to update (one is created with the new address when needed).
+ */
+export function billingEmailFollowsJob(deps: CustomerDeps & { users: UsersRepo }): JobHandler {
+  return async (payload) => {
+    const { userId, from, to } = z.object({ userId: z.string(), from: z.string(), to: z.string() }).parse(payload);
+    const user = await deps.users.findById(userId);
+    const customer = await deps.db.selectFrom('billing_customers').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user || !customer || user.email !== to) return;
+    const current = await billingInfo(deps, user);
+    if (current.email.toLowerCase() !== from) return;
+    try {
+      await updateBillingInfo(deps, user, { email: to });
+    } catch (error) {
+      // Another Paddle customer has the address: no retry can mend that; the admin's job list shows why.
+      if (error instanceof AppError && error.messageKey === 'BILLING_EMAIL_TAKEN') {
+        throw Object.assign(new Error('the Paddle customer keeps its email: another Paddle customer has the new one', { cause: error }), { permanent: true });
+      }
+      throw error;
+    }
+  };
 }

@@ -1,10 +1,10 @@
 import type { Plan, PreloadResponse } from '../../../contract/billing.js';
-import type { UserWithRoles } from '../users/repo.js';
+import { type UserWithRoles } from '../users/index.js';
 import { buyerOf } from './buyer.js';
 import { durationOf, type Catalogue } from './catalogue.js';
 import { hadSubscription } from './checkout.js';
 import type { CustomerDeps } from './customers.js';
-import { ownedPerpetual } from '../licensing/licences.js';
+import { ownedPerpetual } from '../licensing/index.js';
 import { upgradeEligibility } from './ownership.js';
 
 /**

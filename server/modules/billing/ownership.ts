@@ -55,3 +55,9 @@ export async function upgradeEligibility(db: Kysely<Database>, userId: string, n
   const eligible = owned.has(previous) && !owned.has(current);
   return { eligible, fromRelease: eligible ? previous : null };
 }
+
+/** What `/users/me` says of the user's billing (the users module asks through its BillingFacts port). */
+export async function meBillingOf(db: Kysely<Database>, userId: string, now: Date): Promise<{ subscriptionId: string | null; eligibleForDiscountBasedOnPreviousVersion: boolean }> {
+  const [live, eligibility] = await Promise.all([liveSubscriptions(db, userId), upgradeEligibility(db, userId, now)]);
+  return { subscriptionId: live[0]?.id ?? null, eligibleForDiscountBasedOnPreviousVersion: eligibility.eligible };
+}

@@ -5,13 +5,12 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { translate, type Language } from '../../i18n.js';
-import type { EventBus } from '../events/bus.js';
+import { type EventBus } from '../events/index.js';
 import { z } from 'zod';
-import { enqueue, type JobContext, type JobQueue } from '../jobs/queue.js';
-import { recordActivity } from '../activity/log.js';
-import { queueMail } from '../mail/jobs.js';
-import { appLink, renderMail } from '../mail/templates.js';
-import { rememberSubscription } from './subscriptions.js';
+import { enqueue, type JobContext, type JobQueue } from '../jobs/index.js';
+import { recordActivity } from '../activity/index.js';
+import { queueMail, appLink, renderMail } from '../mail/index.js';
+import { rememberSubscription } from './subscriptions-repo.js';
 
 /** Spec section 9: a purchase can be refunded within 14 days of its (first) payment. */
 export const REFUND_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;

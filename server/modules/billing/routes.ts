@@ -24,7 +24,7 @@ import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { Catalogue } from './catalogue.js';
 import { changeBillingInfo, createCheckout } from './checkout.js';
 import { perpetualProductsFor, plansFor, preloadFor } from './offers.js';
-import { perpetualLicences, returnLicence } from '../licensing/licences.js';
+import { perpetualLicences, returnLicence } from './purchased-licences.js';
 import type { RefundRunner } from './refunds.js';
 import { billingInfo, customerIdFor, type CustomerDeps } from './customers.js';
 

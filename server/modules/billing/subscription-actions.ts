@@ -5,12 +5,13 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { UserWithRoles } from '../users/repo.js';
+import { type UserWithRoles } from '../users/index.js';
 import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
-import { recordActivity } from '../activity/log.js';
-import { refundOffer, rememberSubscription, subscriptionOf } from './subscriptions.js';
+import { recordActivity } from '../activity/index.js';
+import { refundOffer, subscriptionOf } from './subscription-read.js';
+import { rememberSubscription } from './subscriptions-repo.js';
 
 /** Spec section 9: a subscription cannot be changed in the 30 minutes before it renews. */
 export const RENEWAL_LOCK_MS = 30 * 60 * 1000;

@@ -25,7 +25,7 @@ import {
   previewPlanChange,
   type ActionDeps,
 } from './subscription-actions.js';
-import { subscriptionOf } from './subscriptions.js';
+import { subscriptionOf } from './subscription-read.js';
 
 /** The user's subscription (spec section 7: `GET /subscription/user`), what they may do with it, and their invoices. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: ActionDeps; guards: Guards }> = async (app, { deps, guards }) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { webhookAckSchema } from '../../../contract/subscription.js';
-import { receiveWebhook, type WebhookDeps } from './subscriptions.js';
+import { receiveWebhook, type WebhookDeps } from './webhook-intake.js';
 
 /** `POST /paddle/webhook`: Paddle's notifications, which keep subscriptions and payments in step. */
 export const paddleWebhookRoutes: FastifyPluginAsyncZod<{ deps: WebhookDeps }> = async (app, { deps }) => {

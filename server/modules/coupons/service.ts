@@ -4,9 +4,9 @@ import type { Coupon, CouponCreate, Grant } from '../../../contract/licensing.js
 import type { Clock } from '../../clock.js';
 import type { CouponsTable, Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../events/bus.js';
-import { recordActivity } from '../activity/log.js';
-import { updatesUntil } from '../licensing/licences.js';
+import { type EventBus } from '../events/index.js';
+import { recordActivity } from '../activity/index.js';
+import { updatesUntil } from '../licensing/index.js';
 
 export interface CouponDeps {
   db: Kysely<Database>;

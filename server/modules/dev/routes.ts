@@ -6,7 +6,7 @@ import {
   outboxQuerySchema,
   outboxResponseSchema,
 } from '../../../contract/dev.js';
-import type { JobQueue } from '../jobs/queue.js';
+import { type JobQueue } from '../jobs/index.js';
 import type { MovableClock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { listOutbox } from './service.js';

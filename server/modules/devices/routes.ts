@@ -19,8 +19,7 @@ import {
 import { AppError } from '../../errors.js';
 import { currentUser, presentedBearer, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
-import type { LiteKeyDeps } from '../lite-keys/service.js';
-import { claimLiteKey } from '../lite-keys/service.js';
+import { type LiteKeyDeps, claimLiteKey } from '../lite-keys/index.js';
 import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps } from './service.js';
 
 /** The device token from `Authorization: Bearer sld_...`, resolved to its seat. */

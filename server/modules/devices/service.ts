@@ -7,10 +7,10 @@ import { digest } from '../../digest.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, SeatsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../events/bus.js';
-import { ingest, type Report } from '../analytics/ingest.js';
-import { recordActivity } from '../activity/log.js';
-import { entitlementsOf } from '../licensing/entitlements.js';
+import { type EventBus } from '../events/index.js';
+import { ingest, type Report } from '../analytics/index.js';
+import { recordActivity } from '../activity/index.js';
+import { entitlementsOf } from '../entitlements/index.js';
 
 export interface DeviceDeps {
   db: Kysely<Database>;
@@ -208,4 +208,26 @@ export async function reportBatch(deps: DeviceDeps, seat: SeatRow, batch: z.infe
   const recorded = await ingest(deps, [...sessions, ...exports]);
   const counted = (from: number, to: number) => recorded.slice(from, to).filter(Boolean).length;
   return { sessions: counted(0, sessions.length), exports: counted(sessions.length, recorded.length) };
+}
+
+/**
+ * After an entitlement ends, the user may hold more devices than their new limit: the least recently
+ * used beyond it are released, and the rest take the lowest slots (a seat's slot must stay below the
+ * limit for activations to count right). Returns how many were released.
+ */
+export async function releaseSeatsAboveLimit(trx: Kysely<Database>, userId: string, now: Date): Promise<number> {
+  const { seatLimit } = await entitlementsOf(trx, userId, now);
+  const seats = await trx.selectFrom('seats').select(['id', 'slot', 'last_login_at', 'activated_at']).where('user_id', '=', userId).execute();
+  if (seats.length <= seatLimit && seats.every((seat) => seat.slot < seatLimit)) return 0;
+  const recentFirst = [...seats].sort((a, b) => Date.parse(b.last_login_at ?? b.activated_at) - Date.parse(a.last_login_at ?? a.activated_at));
+  const kept = recentFirst.slice(0, seatLimit);
+  const released = recentFirst.slice(seatLimit);
+  if (released.length > 0) await trx.deleteFrom('seats').where('id', 'in', released.map((seat) => seat.id)).execute();
+  const taken = new Set(kept.filter((seat) => seat.slot < seatLimit).map((seat) => seat.slot));
+  for (const seat of kept.filter((candidate) => candidate.slot >= seatLimit)) {
+    const free = Array.from({ length: seatLimit }, (_, index) => index).find((slot) => !taken.has(slot)) as number;
+    taken.add(free);
+    await trx.updateTable('seats').set({ slot: free }).where('id', '=', seat.id).execute();
+  }
+  return released.length;
 }

@@ -6,9 +6,9 @@ import type { Grant } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { EventBus } from '../events/bus.js';
+import { type EventBus } from '../events/index.js';
 import type { Dialect } from '../../db/index.js';
-import { ingest } from '../analytics/ingest.js';
+import { ingest } from '../analytics/index.js';
 
 export interface LiteKeyDeps {
   db: Kysely<Database>;

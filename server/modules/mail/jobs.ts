@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { enqueue, type JobHandler } from '../jobs/queue.js';
+import { enqueue, type JobHandler } from '../jobs/index.js';
 import type { Mailer } from './mailer.js';
 import type { RenderedMail } from './templates.js';
 

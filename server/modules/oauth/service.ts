@@ -9,10 +9,9 @@ import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { SessionClient, Sessions } from '../auth/sessions.js';
+import { type SessionClient, type Sessions } from '../auth/index.js';
 import type { Role } from '../../../contract/users.js';
-import type { UsersRepo, UserWithRoles } from '../users/repo.js';
-import { meOf } from '../users/service.js';
+import { type UsersRepo, type UserWithRoles, meOf, type BillingFacts } from '../users/index.js';
 import { secondStepFor, type TwoFactorDeps } from '../two-factor/index.js';
 import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
 
@@ -28,6 +27,8 @@ export interface OAuthDeps {
   /** The portal's public origin: the only place a provider may send the browser back to. */
   appUrl: string;
   twoFactor: TwoFactorDeps;
+  /** Billing's facts for the user's answer (users' MeDeps). */
+  billingFacts: BillingFacts;
 }
 
 /** What a provider tells us about the person, after the code exchange. */
@@ -339,5 +340,5 @@ export async function disconnectFacebook(deps: OAuthDeps, clients: SocialClients
 async function currentMe(deps: OAuthDeps, userId: string): Promise<Me> {
   const user = await deps.users.findById(userId);
   if (!user) throw new AppError('UNAUTHORIZED', 401);
-  return meOf(deps.db, deps.clock, user);
+  return meOf(deps, user);
 }

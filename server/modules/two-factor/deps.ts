@@ -2,13 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import type { Language } from '../../i18n.js';
-import type { Sessions } from '../auth/sessions.js';
-import type { Throttle } from '../auth/throttle.js';
-import { recordActivity } from '../activity/log.js';
+import { type Sessions, type Throttle } from '../auth/index.js';
+import { recordActivity } from '../activity/index.js';
 import type { ActivityKind } from '../../../contract/activity.js';
-import { queueMail } from '../mail/jobs.js';
-import { appLink, renderMail, type MailKind } from '../mail/templates.js';
-import type { UsersRepo } from '../users/repo.js';
+import { queueMail, appLink, renderMail, type MailKind } from '../mail/index.js';
+import { type UsersRepo } from '../users/index.js';
 
 /** What the second factor's services need, built once in server/app.ts. */
 export interface TwoFactorDeps {

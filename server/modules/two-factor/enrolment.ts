@@ -1,9 +1,7 @@
 import type { RecoveryCodesResponse, TotpSetupResponse, TwoFactorStatus } from '../../../contract/two-factor.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
-import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
-import { RECENT_SIGN_IN_MS } from '../users/deletion.js';
-import type { AuthSession, UserWithRoles } from '../users/repo.js';
+import { RECENT_SIGN_IN_MS, type AuthSession, type UserWithRoles, countCurrentPasswordAttempt, verifyPassword } from '../users/index.js';
 import { recordChange, type TwoFactorDeps } from './deps.js';
 import { newRecoveryCodes, normaliseRecoveryCode } from './recovery-codes.js';
 import * as repo from './repo.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PasskeyView } from '../../../contract/two-factor.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
-import type { AuthSession, UserWithRoles } from '../users/repo.js';
+import { type AuthSession, type UserWithRoles } from '../users/index.js';
 import { recordChange, type TwoFactorDeps } from './deps.js';
 import { confirmOwner } from './enrolment.js';
 import * as repo from './repo.js';

@@ -6,7 +6,7 @@ import type { TwoFactorMethod, TwoFactorRequired } from '../../../contract/two-f
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import { accountGuessKey, GUESS_LIMITS } from '../../plugins/guess-limits.js';
-import type { SessionClient } from '../auth/sessions.js';
+import { type SessionClient } from '../auth/index.js';
 import type { TwoFactorDeps } from './deps.js';
 import { transportsOf } from './passkeys.js';
 import { normaliseRecoveryCode } from './recovery-codes.js';

@@ -8,7 +8,6 @@ import {
   checkOldPasswordRequestSchema,
   checkOldPasswordResponseSchema,
   checkResetTokenResponseSchema,
-  deleteAccountRequestSchema,
   emailChangeConfirmSchema,
   emailChangeRequestSchema,
   emailChangeResponseSchema,
@@ -20,14 +19,12 @@ import { emailSchema } from '../../../contract/auth.js';
 import { meSchema } from '../../../contract/users.js';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import * as account from './account.js';
-import { deleteOwnAccount, type DeletionDeps } from './deletion.js';
-import { exportOwnData } from './export.js';
 import { confirmEmailChange, requestEmailChange, type EmailChangeDeps } from './email-change.js';
 
 /** Forgot password, password change and profile (spec sections 2, 4 and 7). */
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; deletion: DeletionDeps; emailChange: EmailChangeDeps; guards: Guards }> = async (
+export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; emailChange: EmailChangeDeps; guards: Guards }> = async (
   app,
-  { deps, deletion, emailChange, guards },
+  { deps, emailChange, guards },
 ) => {
   app.get(
     '/users/forget-password/:email',
@@ -84,23 +81,4 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; d
     { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.emailChangeCode }, schema: { body: emailChangeConfirmSchema, response: { 200: meSchema } } },
     async (request) => confirmEmailChange(emailChange, currentUser(request), request.body.code),
   );
-
-  // Issue 17 (GDPR articles 17 and 20): the user deletes their account, or takes their data with them.
-  app.delete(
-    '/users/me',
-    { onRequest: guards.user, schema: { body: deleteAccountRequestSchema.nullish(), response: { 204: z.null() } } },
-    async (request, reply) => {
-      await deleteOwnAccount(deletion, currentUser(request), currentSession(request), { password: request.body?.password });
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.get('/users/me/export', { onRequest: guards.user }, async (request, reply) => {
-    const data = await exportOwnData(deps, currentUser(request));
-    return reply
-      .header('content-disposition', `attachment; filename="shapelab-data-${data.exportedAt.slice(0, 10)}.json"`)
-      .header('cache-control', 'no-store')
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(data, null, 2));
-  });
 };

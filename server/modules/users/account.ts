@@ -9,17 +9,14 @@ import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { Sessions } from '../auth/sessions.js';
-import type { OfflineTokens } from '../auth/offline-tokens.js';
-import { assertAcceptablePassword, countCurrentPasswordAttempt, hashPassword, verifyPassword } from '../auth/passwords.js';
-import type { Throttle, ThrottleRule } from '../auth/throttle.js';
+import { type Sessions, type OfflineTokens, type Throttle, type ThrottleRule } from '../auth/index.js';
+import { assertAcceptablePassword, countCurrentPasswordAttempt, hashPassword, verifyPassword } from './passwords.js';
 import { z } from 'zod';
-import type { JobHandler, JobQueue } from '../jobs/queue.js';
-import { queueMail } from '../mail/jobs.js';
-import { appLink, renderMail } from '../mail/templates.js';
+import { type JobHandler, type JobQueue } from '../jobs/index.js';
+import { queueMail, appLink, renderMail } from '../mail/index.js';
 import type { AuthSession, UsersRepo, UserWithRoles } from './repo.js';
-import { recordActivity } from '../activity/log.js';
-import { meOf } from './service.js';
+import { recordActivity } from '../activity/index.js';
+import { meOf, type BillingFacts } from './service.js';
 
 export const RESET_LINK_TTL_SECONDS = 3600;
 const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
@@ -33,6 +30,8 @@ export interface AccountDeps {
   clock: Clock;
   appUrl: string;
   jobs: JobQueue;
+  /** Billing's facts for the user's answer (see MeDeps). */
+  billingFacts: BillingFacts;
 }
 
 export const PASSWORD_RESET_JOB = 'password-reset';
@@ -185,5 +184,5 @@ export async function updateProfile(deps: AccountDeps, user: UserWithRoles, chan
   );
   const updated = await deps.users.findById(user.id);
   if (!updated) throw new AppError('UNAUTHORIZED', 401);
-  return meOf(deps.db, deps.clock, updated);
+  return meOf(deps, updated);
 }

@@ -1,21 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import type { Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
-import type { Throttle, ThrottleRule } from '../auth/throttle.js';
-import { billingInfo, updateBillingInfo, type CustomerDeps } from '../billing/customers.js';
-import { enqueue, type JobHandler, type JobQueue } from '../jobs/queue.js';
-import { queueMail } from '../mail/jobs.js';
-import { appLink, renderMail } from '../mail/templates.js';
+import { type Throttle, type ThrottleRule } from '../auth/index.js';
+import { countCurrentPasswordAttempt, verifyPassword } from './passwords.js';
+import { enqueue, type JobQueue } from '../jobs/index.js';
+import { queueMail, appLink, renderMail } from '../mail/index.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
-import { meOf } from './service.js';
-import { recordActivity } from '../activity/log.js';
+import { meOf, type BillingFacts } from './service.js';
+import { recordActivity } from '../activity/index.js';
 import { checkCode, type EmailChangesRepo } from './verifications.js';
 
 /** How long the code mailed to the new address works. */
@@ -25,6 +22,7 @@ const CHANGE_REQUEST: ThrottleRule = { limit: 5, windowSeconds: 3600 };
 /** Code entries per account, on top of the code's own MAX_CODE_ATTEMPTS. */
 const CODE_ENTRY: ThrottleRule = { limit: 10, windowSeconds: 15 * 60 };
 
+/** Queued by a confirmed change; billing handles it (its Paddle customer's email follows the sign-in email). */
 export const BILLING_EMAIL_FOLLOWS_JOB = 'billing-email-follows-sign-in';
 
 export interface EmailChangeDeps {
@@ -35,6 +33,8 @@ export interface EmailChangeDeps {
   clock: Clock;
   appUrl: string;
   jobs: JobQueue;
+  /** Billing's facts for the user's answer (see MeDeps). */
+  billingFacts: BillingFacts;
 }
 
 const codeHash = (userId: string, code: string) => digest(`email-change:${userId}:${code}`);
@@ -127,30 +127,5 @@ export async function confirmEmailChange(deps: EmailChangeDeps, user: UserWithRo
   deps.jobs.nudge();
   const updated = await deps.users.findById(user.id);
   if (!updated) throw new AppError('UNAUTHORIZED', 401);
-  return meOf(deps.db, deps.clock, updated);
-}
-
-/**
- * The job behind a confirmed change: the Paddle customer's email follows the sign-in email, through the
- * billing info update (its checks included), unless the user has made a different billing email theirs.
- * A user without a Paddle customer has nothing to update (one is created with the new address when needed).
- */
-export function billingEmailFollowsJob(deps: CustomerDeps & { users: UsersRepo }): JobHandler {
-  return async (payload) => {
-    const { userId, from, to } = z.object({ userId: z.string(), from: z.string(), to: z.string() }).parse(payload);
-    const user = await deps.users.findById(userId);
-    const customer = await deps.db.selectFrom('billing_customers').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-    if (!user || !customer || user.email !== to) return;
-    const current = await billingInfo(deps, user);
-    if (current.email.toLowerCase() !== from) return;
-    try {
-      await updateBillingInfo(deps, user, { email: to });
-    } catch (error) {
-      // Another Paddle customer has the address: no retry can mend that; the admin's job list shows why.
-      if (error instanceof AppError && error.messageKey === 'BILLING_EMAIL_TAKEN') {
-        throw Object.assign(new Error('the Paddle customer keeps its email: another Paddle customer has the new one', { cause: error }), { permanent: true });
-      }
-      throw error;
-    }
-  };
+  return meOf(deps, updated);
 }

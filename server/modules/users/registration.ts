@@ -4,22 +4,19 @@ import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import type { SessionClient, Sessions } from '../auth/sessions.js';
-import { assertAcceptablePassword, hashPassword } from '../auth/passwords.js';
-import type { Throttle, ThrottleRule } from '../auth/throttle.js';
+import { type SessionClient, type Sessions, type Throttle, type ThrottleRule } from '../auth/index.js';
+import { assertAcceptablePassword, hashPassword } from './passwords.js';
 import { z } from 'zod';
-import type { JobHandler, JobQueue } from '../jobs/queue.js';
-import { queueMail } from '../mail/jobs.js';
-import { MailRejectedError } from '../mail/mailer.js';
-import { appLink, renderMail } from '../mail/templates.js';
+import { type JobHandler, type JobQueue } from '../jobs/index.js';
+import { queueMail, MailRejectedError, appLink, renderMail } from '../mail/index.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import { checkCode, type VerificationsRepo } from './verifications.js';
 
 export { MAX_CODE_ATTEMPTS } from './verifications.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { couponProblem, redeemInTransaction } from '../coupons/service.js';
-import { recordActivity } from '../activity/log.js';
+import { couponProblem, redeemInTransaction } from '../coupons/index.js';
+import { recordActivity } from '../activity/index.js';
 
 const COUPON_STATUS = { COUPON_INVALID: 422, COUPON_EXPIRED: 410, COUPON_USED_UP: 409 } as const;
 

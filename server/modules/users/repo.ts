@@ -3,8 +3,9 @@ import type { Role } from '../../../contract/users.js';
 
 import type { Db } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
-import { recordActivity } from '../activity/log.js';
-import { enqueue } from '../jobs/queue.js';
+import { recordActivity } from '../activity/index.js';
+import { SIGNED_UP_JOB } from '../analytics/index.js';
+import { enqueue } from '../jobs/index.js';
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
@@ -73,9 +74,6 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     facebook_links: Number(row.facebook_links),
   };
 }
-
-/** The job a new account queues: its sign-up is counted for analytics. */
-export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**

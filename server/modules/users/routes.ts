@@ -1,64 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { activityPageSchema, activityQuerySchema } from '../../../contract/activity.js';
-import {
-  adminUserDetailSchema,
-  adminUserSchema,
-  auditEntrySchema,
-  listUsersQuerySchema,
-  listUsersResponseSchema,
-  meSchema,
-  updateRolesSchema,
-  userIdParamsSchema,
-} from '../../../contract/users.js';
+import { meSchema } from '../../../contract/users.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
-import { activityOf } from '../activity/log.js';
-import type { Sessions } from '../auth/sessions.js';
-import { adminUserOf, auditOf, changeRoles, deleteUser, listUsers, type AdminDeps } from './admin.js';
-import { userDetail } from './detail.js';
-import { refuseInvalidQuery } from './filters.js';
-import { meOf } from './service.js';
+import { meOf, type MeDeps } from './service.js';
 
-/** The current user, and the admin users list with its role changes, deletions, audit trail, and one user's detail and timeline. */
-export const usersRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards; sessions: Sessions }> = async (app, { admin, guards, sessions }) => {
+/** The current user (spec section 3: roles, email, subscription id, the upgrade discount flag). */
+export const meRoutes: FastifyPluginAsyncZod<{ deps: MeDeps; guards: Guards }> = async (app, { deps, guards }) => {
   // Open to a staff member who must still enrol a second factor (issue 44): the web app learns it here.
   app.get('/users/me', { onRequest: guards.user, config: { duringTwoFactorEnrolment: true }, schema: { response: { 200: meSchema } } }, async (request) =>
-    meOf(admin.db, admin.clock, currentUser(request), { twoFactorEnrolmentRequired: request.twoFactorEnrolmentRequired }),
-  );
-
-  app.get(
-    '/users',
-    { onRequest: guards.admin, attachValidation: true, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } },
-    async (request) => {
-      refuseInvalidQuery(request);
-      return listUsers(admin, request.query);
-    },
-  );
-
-  app.patch(
-    '/users/:id',
-    { onRequest: guards.admin, schema: { params: userIdParamsSchema, body: updateRolesSchema, response: { 200: adminUserSchema } } },
-    async (request) => changeRoles(admin, currentUser(request).id, request.params.id, request.body.roles),
-  );
-
-  app.delete('/users/:id', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: z.object({ id: z.string() }) } } }, async (request) =>
-    deleteUser(admin, currentUser(request).id, request.params.id),
-  );
-
-  app.get('/users/:id/audit', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: z.array(auditEntrySchema) } } }, async (request) =>
-    auditOf(admin.db, request.params.id),
-  );
-
-  app.get('/users/:id', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: adminUserDetailSchema } } }, async (request) =>
-    userDetail({ ...admin, sessions }, request.params.id),
-  );
-
-  app.get(
-    '/users/:id/activity',
-    { onRequest: guards.admin, schema: { params: userIdParamsSchema, querystring: activityQuerySchema, response: { 200: activityPageSchema } } },
-    async (request) => {
-      await adminUserOf(admin, request.params.id);
-      return activityOf(admin.db, request.params.id, request.query);
-    },
+    meOf(deps, currentUser(request), { twoFactorEnrolmentRequired: request.twoFactorEnrolmentRequired }),
   );
 };

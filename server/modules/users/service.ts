@@ -1,10 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Me } from '../../../contract/users.js';
-import type { Database } from '../../db/schema.js';
-import { liveSubscriptions, upgradeEligibility } from '../billing/ownership.js';
 import type { Clock } from '../../clock.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from './passwords.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 
 /** What `/users/me` says of the user's billing (spec section 3), read from their subscriptions and licences. */
@@ -14,19 +11,27 @@ export interface MeBilling {
 }
 
 /**
+ * Where the users module learns a user's billing facts for `/users/me`. Billing owns them and depends on
+ * users, so users asks through this port, which server/app.ts fills with billing's `meBillingOf`: users
+ * never imports billing (docs/architecture.md, "Module dependencies").
+ */
+export type BillingFacts = (userId: string, now: Date) => Promise<MeBilling>;
+
+/** What the current user's answer is built from. */
+export interface MeDeps {
+  clock: Clock;
+  billingFacts: BillingFacts;
+}
+
+/**
  * The current user as `/users/me` and every answer that returns them: their live subscription's id (the
  * earliest bought, never a duplicate being undone), and whether the upgrade price is theirs (they own
  * the previous release and not the current one). `twoFactorEnrolmentRequired` is the guard's finding
  * (server/plugins/authentication.ts): only `GET /users/me` and the enrolment routes answer a staff
  * member who must still enrol, so every other answer that returns the user is false by construction.
  */
-export async function meOf(db: Kysely<Database>, clock: Clock, user: UserWithRoles, options: { twoFactorEnrolmentRequired?: boolean } = {}): Promise<Me> {
-  const [live, eligibility] = await Promise.all([liveSubscriptions(db, user.id), upgradeEligibility(db, user.id, clock.now())]);
-  return toMe(
-    user,
-    { subscriptionId: live[0]?.id ?? null, eligibleForDiscountBasedOnPreviousVersion: eligibility.eligible },
-    options.twoFactorEnrolmentRequired ?? false,
-  );
+export async function meOf(deps: MeDeps, user: UserWithRoles, options: { twoFactorEnrolmentRequired?: boolean } = {}): Promise<Me> {
+  return toMe(user, await deps.billingFacts(user.id, deps.clock.now()), options.twoFactorEnrolmentRequired ?? false);
 }
 
 function toMe(user: UserWithRoles, billing: MeBilling, twoFactorEnrolmentRequired: boolean): Me {

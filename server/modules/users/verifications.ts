@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { recordActivity } from '../activity/log.js';
+import { recordActivity } from '../activity/index.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 

@@ -1,8 +1,8 @@
 import type { AdminUserDetail } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
-import type { Sessions } from '../auth/sessions.js';
-import { subscriptionOf } from '../billing/subscriptions.js';
-import { seatsOf } from '../devices/service.js';
+import { type Sessions } from '../auth/index.js';
+import { subscriptionOf } from '../billing/index.js';
+import { seatsOf } from '../devices/index.js';
 import { adminUserOf, type AdminDeps } from './admin.js';
 
 const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { overviewSchema } from '../../../contract/overview.js';
 import { currentUser, type Guards } from '../../plugins/authentication.js';
-import { Catalogue } from '../billing/catalogue.js';
-import type { ActionDeps } from '../billing/subscription-actions.js';
+import { Catalogue, type ActionDeps } from '../billing/index.js';
 import { overviewOf } from './overview.js';
 
 /** `GET /users/me/overview`: the account home (issue 20). Only ever the caller's own data. */

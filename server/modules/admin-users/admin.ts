@@ -1,12 +1,12 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AdminUser, AuditEntry, ExportUsersQuery, ListUsersQuery, ListUsersResponse, Role, UserPlan, UserSortField } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
-import type { EventBus } from '../events/bus.js';
+import { type EventBus } from '../events/index.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import { transactionRetried } from '../../db/retry.js';
 import { AppError } from '../../errors.js';
-import { activityOfKinds, forgetActivity, recordActivity } from '../activity/log.js';
+import { activityOfKinds, forgetActivity, recordActivity } from '../activity/index.js';
 import { segmentsOf } from './filters.js';
 
 export interface AdminDeps {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import type { UserWithRoles } from './repo.js';
+import type { UserWithRoles } from '../users/index.js';
 
 /** Everything the portal stores about one user, table by table (issue 17; GDPR article 20). */
 export interface DataExport {

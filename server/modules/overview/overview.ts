@@ -3,12 +3,9 @@ import type { PaymentMethod, Subscription } from '../../../contract/subscription
 import type { Money } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import { AppError } from '../../errors.js';
-import { buyerOf } from '../billing/buyer.js';
-import type { Catalogue } from '../billing/catalogue.js';
-import { paymentMethodOf, type ActionDeps } from '../billing/subscription-actions.js';
-import { subscriptionOf } from '../billing/subscriptions.js';
-import { entitlementsOf } from '../licensing/entitlements.js';
-import type { UserWithRoles } from './repo.js';
+import { buyerOf, type Catalogue, paymentMethodOf, type ActionDeps, subscriptionOf } from '../billing/index.js';
+import { entitlementsOf } from '../entitlements/index.js';
+import type { UserWithRoles } from '../users/index.js';
 
 type Part = Overview['unavailable'][number];
 

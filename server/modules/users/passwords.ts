@@ -2,7 +2,7 @@ import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { isStrongEnough } from '../../../contract/password.js';
 import { isTooCommon } from '../../../contract/password-strength.js';
 import { AppError } from '../../errors.js';
-import type { Throttle, ThrottleRule } from './throttle.js';
+import type { Throttle, ThrottleRule } from '../auth/index.js';
 
 /**
  * argon2id with the OWASP Password Storage Cheat Sheet's first configuration:
@@ -57,3 +57,9 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   decoyHash ??= hash('decoy-password-that-never-matches', ARGON2ID_OWASP);
   await verifyPassword(await decoyHash, password);
 }
+
+/**
+ * An account without a password (Google or Facebook only) proves it is its owner by having signed in this
+ * recently: deleting the account (issue 17) and changing its second factor (issue 44) ask for it.
+ */
+export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;

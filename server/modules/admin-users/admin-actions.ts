@@ -3,10 +3,10 @@ import type { Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { Sessions } from '../auth/sessions.js';
-import { cancelSubscription, type ActionDeps } from '../billing/subscription-actions.js';
-import { releaseSeat, type DeviceDeps } from '../devices/service.js';
-import { resendVerificationFor, type RegistrationDeps } from './registration.js';
+import { type Sessions } from '../auth/index.js';
+import { cancelSubscription, type ActionDeps } from '../billing/index.js';
+import { releaseSeat, type DeviceDeps } from '../devices/index.js';
+import { resendVerificationFor, type RegistrationDeps } from '../users/index.js';
 
 /**
  * What support does for a customer from the admin user page (issue 21). Each action is the service the

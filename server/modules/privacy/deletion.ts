@@ -5,22 +5,15 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import { transactionRetried } from '../../db/retry.js';
 import type { Database } from '../../db/schema.js';
+import { countCurrentPasswordAttempt, RECENT_SIGN_IN_MS, verifyPassword, type AuthSession, type UserWithRoles } from '../users/index.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
-import { countCurrentPasswordAttempt, verifyPassword } from '../auth/passwords.js';
-import type { Sessions } from '../auth/sessions.js';
-import type { Throttle } from '../auth/throttle.js';
-import { liveSubscriptions } from '../billing/ownership.js';
-import { rememberSubscription } from '../billing/subscriptions.js';
-import type { EventBus } from '../events/bus.js';
-import type { JobQueue } from '../jobs/queue.js';
-import { forgetActivity, recordActivity } from '../activity/log.js';
-import { queueMail } from '../mail/jobs.js';
-import { renderMail } from '../mail/templates.js';
-import type { AuthSession, UserWithRoles } from './repo.js';
-
-/** An account without a password confirms deletion by having signed in this recently (issue 17). */
-export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
+import { type Sessions, type Throttle } from '../auth/index.js';
+import { liveSubscriptions, rememberSubscription } from '../billing/index.js';
+import { type EventBus } from '../events/index.js';
+import { type JobQueue } from '../jobs/index.js';
+import { forgetActivity, recordActivity } from '../activity/index.js';
+import { queueMail, renderMail } from '../mail/index.js';
 
 export interface DeletionDeps {
   db: Kysely<Database>;

@@ -1,0 +1,290 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { adjustmentDataSchema, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
+import type { Database } from '../../db/schema.js';
+import { grantPurchasedLicences } from '../licensing/index.js';
+import type { Paddle } from '@paddle/paddle-node-sdk';
+import { z } from 'zod';
+import { enqueue, type JobHandler } from '../jobs/index.js';
+import { callPaddle } from '../../billing/paddle.js';
+import type { PortalEvent } from '../../../contract/events.js';
+import type { Dialect } from '../../db/index.js';
+import { type Report, queueSales } from '../analytics/index.js';
+import { liveSubscriptions } from './ownership.js';
+import { recordActivity } from '../activity/index.js';
+import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefund } from './refunds.js';
+import { iso, ownerOf, upsertSubscription } from './subscriptions-repo.js';
+
+type Sale = Extract<Report, { kind: 'sale' }>;
+
+export const END_SECOND_TRIAL_JOB = 'end-second-trial';
+
+
+/** The job that ends a second trial at Paddle (queued by the webhook that found it). */
+export function endSecondTrialJob(paddle: Paddle | null): JobHandler {
+  return async (payload) => {
+    const { subscriptionId } = z.object({ subscriptionId: z.string() }).parse(payload);
+    await callPaddle(paddle, (instance) => instance.subscriptions.activate(subscriptionId));
+  };
+}
+
+export interface Applied {
+  userId: string | null;
+  event: PortalEvent;
+  secondTrial?: boolean;
+  sales?: Sale[];
+}
+
+export interface ApplyContext {
+  trx: Transaction<Database>;
+  dialect: Dialect;
+  now: string;
+}
+
+/**
+ * Holds the customer's row until the webhook's transaction ends, so two webhooks of one customer (two
+ * checkouts completing at once) are applied one after the other and the second sees the first: the
+ * duplicate check below is never a check-then-act race. SQLite has one writer at a time already.
+ */
+async function lockCustomer(context: ApplyContext, customerId: string): Promise<void> {
+  if (context.dialect !== 'postgres') return;
+  await context.trx.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', customerId).forUpdate().execute();
+}
+
+
+async function applySubscription(context: ApplyContext, event: PaddleEvent): Promise<Applied> {
+  const data = subscriptionDataSchema.parse(event.data);
+  await lockCustomer(context, data.customer_id);
+  const item = data.items[0];
+  const userId = await upsertSubscription(context.trx, {
+    id: data.id,
+    customerId: data.customer_id,
+    status: data.status,
+    priceId: item?.price.id ?? '',
+    interval: data.billing_cycle.interval,
+    currencyCode: data.currency_code,
+    periodStartsAt: data.current_billing_period?.starts_at,
+    periodEndsAt: data.current_billing_period?.ends_at,
+    nextBilledAt: data.next_billed_at,
+    trialEndsAt: item?.trial_dates?.ends_at,
+    scheduledChange: data.scheduled_change ? { action: data.scheduled_change.action, effectiveAt: data.scheduled_change.effective_at } : null,
+    canceledAt: data.canceled_at,
+    createdAt: data.created_at,
+    asOf: event.occurred_at,
+  });
+  if (userId !== null) await settleSubscriptions(context, userId);
+  // Whether this one ends its trial at once depends on this subscription alone: it is kept (not a
+  // duplicate, even when this webhook just undid another one) and was bought after an earlier one of
+  // the user's. A duplicate bought later does not count: two trial tabs of a first-time buyer keep one trial.
+  const secondTrial =
+    event.event_type === 'subscription.created' &&
+    data.status === 'trialing' &&
+    userId !== null &&
+    !(await isDuplicate(context.trx, data.id)) &&
+    (await hadSubscriptionBefore(context.trx, userId, { id: data.id, createdAt: iso(data.created_at) as string }));
+  return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial };
+}
+
+/** Whether the user had a subscription of their own (not a duplicate) bought before `subscription`. */
+async function hadSubscriptionBefore(db: Kysely<Database>, userId: string, subscription: { id: string; createdAt: string }): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', '!=', subscription.id)
+    .where('duplicate_of', 'is', null)
+    .where((eb) => eb.or([eb('created_at', '<', subscription.createdAt), eb.and([eb('created_at', '=', subscription.createdAt), eb('id', '<', subscription.id)])]))
+    .executeTakeFirst();
+  return earlier !== undefined;
+}
+
+const isDuplicate = async (db: Kysely<Database>, subscriptionId: string) =>
+  (await db.selectFrom('subscriptions').select('duplicate_of').where('id', '=', subscriptionId).executeTakeFirst())?.duplicate_of != null;
+
+/**
+ * The webhook's second check (issue 16): a user has at most one live subscription. When a checkout opened
+ * before the first one was paid completes anyway, every live subscription but the earliest bought is a
+ * duplicate: it is marked (so no page or entitlement counts it), its payments are recorded for a full
+ * refund, and the audit trail says so; the refund runner cancels it at once and refunds. Deciding by the
+ * order of purchase, not of arrival, gives the same answer however Paddle orders or repeats its webhooks.
+ * Returns whether anything was marked.
+ */
+async function settleSubscriptions(context: ApplyContext, userId: string): Promise<boolean> {
+  const live = await liveSubscriptions(context.trx, userId);
+  const [keeper, ...duplicates] = live;
+  if (!keeper || duplicates.length === 0) return false;
+  for (const duplicate of duplicates) {
+    await context.trx.updateTable('subscriptions').set({ duplicate_of: keeper.id }).where('id', '=', duplicate.id).execute();
+    await queueDuplicateCancellation(context.trx, duplicate.id, context.now);
+    const refunded = await refundSubscriptionPayments(context, userId, duplicate.id);
+    await auditPurchase(context.trx, {
+      actorId: null,
+      targetId: userId,
+      action: 'purchase.duplicate_undone',
+      details: { subscriptionId: duplicate.id, keptSubscriptionId: keeper.id, refundedTransactionIds: refunded },
+      at: context.now,
+    });
+  }
+  return true;
+}
+
+/** Records a full refund of every completed, paid transaction of a duplicate subscription; their ids. */
+async function refundSubscriptionPayments(context: ApplyContext, userId: string, subscriptionId: string): Promise<string[]> {
+  const payments = await context.trx
+    .selectFrom('transactions')
+    .select(['id', 'grand_total', 'currency_code'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .execute();
+  const refunded: string[] = [];
+  for (const payment of payments) {
+    if (Number(payment.grand_total) <= 0) continue;
+    const recorded = await recordRefund(context.trx, {
+      transactionId: payment.id,
+      userId,
+      reason: 'duplicate',
+      subscriptionId,
+      amount: Number(payment.grand_total),
+      currencyCode: payment.currency_code,
+      at: context.now,
+    });
+    if (recorded) refunded.push(payment.id);
+  }
+  return refunded;
+}
+
+/** Statuses of a transaction that is a payment (or an attempt at one), not a checkout still open. */
+const PAYMENT_STATUSES = new Set(['billed', 'paid', 'completed', 'past_due', 'canceled']);
+
+/**
+ * Records a payment: what was bought, for how much, when; newer descriptions win, as for subscriptions.
+ * A completed payment is then matched by exactly one grant or one refund: a one-off purchase grants its
+ * licences unless the user holds that release already (then it is refunded, and nothing is granted); a
+ * payment of a subscription being undone as a duplicate is refunded.
+ */
+async function applyTransaction(context: ApplyContext, event: PaddleEvent): Promise<Applied | null> {
+  const db = context.trx;
+  const data = transactionDataSchema.parse(event.data);
+  if (!data.customer_id || !PAYMENT_STATUSES.has(data.status)) return null;
+  await lockCustomer(context, data.customer_id);
+  const userId = await ownerOf(db, data.customer_id);
+  const totals = data.details.totals;
+  const row = {
+    id: data.id,
+    customer_id: data.customer_id,
+    user_id: userId,
+    subscription_id: data.subscription_id ?? null,
+    status: data.status,
+    origin: data.origin,
+    currency_code: data.currency_code,
+    subtotal: Number(totals.subtotal),
+    discount: Number(totals.discount),
+    tax: Number(totals.tax),
+    grand_total: Number(totals.grand_total),
+    billed_at: iso(data.billed_at),
+    items: JSON.stringify(data.items.map((item) => ({ priceId: item.price.id, productId: item.price.product_id, quantity: item.quantity }))),
+    created_at: iso(data.created_at) as string,
+    last_event_at: new Date(event.occurred_at).toISOString(),
+  };
+  const { id: _id, created_at: _created, ...changes } = row;
+  await db
+    .insertInto('transactions')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
+    .execute();
+  const sales: Sale[] = [];
+  let undo = false;
+  const at = new Date(iso(data.billed_at) ?? event.occurred_at);
+  const paid = Number(totals.grand_total);
+  if (data.status === 'completed' && userId) {
+    // Once per transaction, however often and in whatever order Paddle delivers its events.
+    await recordActivity(db, {
+      key: `purchase:${data.id}`,
+      userId,
+      kind: 'purchase.completed',
+      details: { transactionId: data.id, subscriptionId: data.subscription_id ?? null, origin: data.origin, amount: paid, currencyCode: data.currency_code },
+      at,
+    });
+  }
+  if (data.status === 'completed' && data.subscription_id && userId) {
+    if (await isDuplicate(db, data.subscription_id)) {
+      // A payment of a subscription being undone (it may arrive after the subscription's own webhook).
+      if (paid > 0) {
+        undo = await recordRefund(db, {
+          transactionId: data.id,
+          userId,
+          reason: 'duplicate',
+          subscriptionId: data.subscription_id,
+          amount: paid,
+          currencyCode: data.currency_code,
+          at: context.now,
+        });
+      }
+    } else {
+      sales.push({ kind: 'sale', userId, id: data.id, channel: 'subscription', at });
+    }
+  }
+  if (data.status === 'completed' && !data.subscription_id) {
+    // A completed one-off purchase grants a perpetual licence for each product that names its release.
+    const lines = (data.details.line_items ?? []).map((line) => {
+      const release = line.product?.custom_data?.shapelabRelease;
+      return { priceId: line.price_id, productId: line.product?.id ?? '', release: typeof release === 'string' && release ? release : null };
+    });
+    const outcome = await grantPurchasedLicences(db, { userId, transactionId: data.id, grantedAt: at.toISOString(), lines });
+    const duplicateRelease = outcome.alreadyOwned[0];
+    if (userId && duplicateRelease !== undefined && outcome.granted.length === 0 && paid > 0) {
+      // The release was held already (another checkout completed first, or a coupon): no second
+      // licence; the payment is refunded in full.
+      undo = await recordRefund(db, {
+        transactionId: data.id,
+        userId,
+        reason: 'duplicate',
+        release: duplicateRelease,
+        amount: paid,
+        currencyCode: data.currency_code,
+        at: context.now,
+      });
+      if (undo) {
+        await auditPurchase(db, {
+          actorId: null,
+          targetId: userId,
+          action: 'purchase.duplicate_undone',
+          details: { transactionId: data.id, release: duplicateRelease, amount: paid, currencyCode: data.currency_code },
+          at: context.now,
+        });
+      }
+    }
+    // One sale per release granted (counted once however often Paddle repeats the event).
+    for (const line of lines) {
+      if (userId && line.release && outcome.granted.some((grant) => grant.productId === line.productId)) {
+        sales.push({ kind: 'sale', userId, id: `${data.id}:${line.productId}`, channel: line.release === '2024' ? 'perpetual-2024' : 'direct', at });
+      }
+    }
+  }
+  return { userId, event: { type: 'transaction' as const, id: data.id }, sales };
+}
+
+/**
+ * Applies a stored webhook event in its transaction (webhook-intake.ts stored it once by `event_id`):
+ * what changed and for whom, for the event stream; null for an event the portal does not act on.
+ */
+export async function applyEvent(context: ApplyContext, event: PaddleEvent): Promise<Applied | null> {
+  if (event.event_type.startsWith('subscription.')) {
+    const applied = await applySubscription(context, event);
+    // The trial is for a first subscription. Checkouts for returning subscribers are created without
+    // one (checkout.ts); one that got a trial anyway (a checkout opened around the portal) ends now.
+    if (applied?.secondTrial) {
+      await enqueue(context.trx, new Date(context.now), { kind: END_SECOND_TRIAL_JOB, payload: { subscriptionId: applied.event.id }, key: `end-trial:${applied.event.id}` });
+    }
+    return applied;
+  }
+  if (event.event_type.startsWith('transaction.')) {
+    const applied = await applyTransaction(context, event);
+    if (applied?.sales?.length) await queueSales(context.trx, new Date(context.now), applied.sales);
+    return applied;
+  }
+  if (event.event_type.startsWith('adjustment.')) {
+    const userId = await applyAdjustment(context.trx, adjustmentDataSchema.parse(event.data), context.now);
+    return { userId, event: { type: 'transaction', id: String(event.data.transaction_id) } };
+  }
+  return null;
+}

@@ -1,0 +1,44 @@
+import type { PortalModule } from '../../context.js';
+import { BILLING_EMAIL_FOLLOWS_JOB } from '../users/index.js';
+import { billingEmailFollowsJob } from './customers.js';
+import { billingRoutes } from './routes.js';
+import { subscriptionRoutes } from './subscription-routes.js';
+import { END_SECOND_TRIAL_JOB, endSecondTrialJob } from './apply-events.js';
+import { paddleWebhookRoutes } from './webhook-routes.js';
+
+/**
+ * Money through Paddle: the catalogue and price previews, the checkout, billing details, the subscription
+ * and its changes, payments and invoices, refunds (the runner that asks Paddle, the 14-day rule), the
+ * licences as purchases (listed with their payments, returned), and Paddle's webhooks.
+ */
+export const billingModule: PortalModule = async (app, context) => {
+  const db = context.db.kysely;
+  const deps = { db, paddle: context.paddle, clock: context.clock, refunds: context.refunds };
+  // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
+  context.refunds.register(context.jobs);
+  context.jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(context.paddle));
+  context.jobs.handle(BILLING_EMAIL_FOLLOWS_JOB, billingEmailFollowsJob({ db, paddle: context.paddle, clock: context.clock, users: context.users }));
+  await app.register(billingRoutes, { deps, guards: context.guards, paddleConfig: context.paddleClient });
+  await app.register(subscriptionRoutes, { deps, guards: context.guards });
+  await app.register(paddleWebhookRoutes, {
+    deps: {
+      db,
+      dialect: context.db.dialect,
+      clock: context.clock,
+      wallClock: context.wallClock,
+      webhookSecret: context.config.billing.webhookSecret,
+      bus: context.bus,
+      jobs: context.jobs,
+      metrics: context.metrics,
+      log: context.log,
+    },
+  });
+};
+
+export { buyerOf } from './buyer.js';
+export { Catalogue } from './catalogue.js';
+export { meBillingOf, liveSubscriptions, upgradeEligibility } from './ownership.js';
+export { RefundRunner, type RefundDeps } from './refunds.js';
+export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';
+export { subscriptionOf } from './subscription-read.js';
+export { rememberSubscription } from './subscriptions-repo.js';

@@ -1,0 +1,173 @@
+import type { Kysely } from 'kysely';
+import type { PerpetualLicence } from '../../../contract/billing.js';
+import type { Release } from '../../../contract/licensing.js';
+import { isAdmin } from '../../../contract/roles.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { releaseSeatsAboveLimit } from '../devices/index.js';
+import type { UserWithRoles } from '../users/index.js';
+import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
+
+/*
+ * Perpetual licences as purchases: each with the payment that bought it, listed for its owner, and
+ * returned within 14 days for a refund. The licences themselves (what a purchase or a coupon grants, the
+ * free-updates rule) are the licensing module's; the money and its 14 days are billing's.
+ */
+
+/** Licences with the payment that bought them (none for a coupon's): what listing and returning read. */
+function licencesWithPayment(db: Kysely<Database>) {
+  return db
+    .selectFrom('licences')
+    .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
+    .select([
+      'licences.id',
+      'licences.source',
+      'licences.release',
+      'licences.updates_until',
+      'licences.transaction_id',
+      'licences.product_id',
+      'licences.price_id',
+      'licences.granted_at',
+      'licences.revoked_at',
+      'transactions.grand_total',
+      'transactions.currency_code',
+      'transactions.billed_at',
+      'transactions.refund_status',
+    ]);
+}
+
+/**
+ * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
+ * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
+ * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
+ * purchase not yet refunded, until when it can be returned. Only the owner or an admin may read them.
+ */
+export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
+  const owner = userId ?? requester.id;
+  if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
+  const rows = await licencesWithPayment(db)
+    .where('licences.user_id', '=', owner)
+    .where('licences.edition', '=', 'full')
+    .where('licences.revoked_at', 'is', null)
+    .orderBy('licences.granted_at', 'desc')
+    .execute();
+  return Promise.all(
+    rows.map(async (row) => {
+      const paid = row.grand_total !== null && row.currency_code ? { amount: Number(row.grand_total), currencyCode: row.currency_code } : null;
+      const returnable = returnableUntil(row, now);
+      return {
+        id: row.transaction_id ?? row.id,
+        licenceId: row.id,
+        source: row.source,
+        purchasedAt: row.granted_at,
+        release: row.release,
+        updatesUntil: row.updates_until,
+        items: row.price_id && row.product_id ? [{ price: { id: row.price_id, product_id: row.product_id }, quantity: 1 }] : [],
+        productName: row.release && row.source === 'purchase' ? `Shapelab ${row.release}` : null,
+        invoiceUrl: row.transaction_id ? `/api/subscription/billing/invoice/${row.transaction_id}` : null,
+        returnableUntil: returnable,
+        paid,
+        downloads: row.release ? await downloadsOf(db, row.release, row.updates_until, now) : [],
+      };
+    }),
+  );
+}
+
+/** Spec section 9: a paid purchase can be returned within 14 days, once. */
+function returnableUntil(
+  row: { source: string; transaction_id: string | null; grand_total: number | string | null; billed_at: string | null; granted_at: string; refund_status: string | null },
+  now: Date,
+): string | null {
+  if (row.source !== 'purchase' || !row.transaction_id || row.refund_status !== null || Number(row.grand_total ?? 0) <= 0) return null;
+  const until = Date.parse(row.billed_at ?? row.granted_at) + REFUND_WINDOW_MS;
+  return until > now.getTime() ? new Date(until).toISOString() : null;
+}
+
+/** The newest build of `release` per platform, published by `now` and within the licence's free updates. */
+async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: string | null, now: Date): Promise<Release[]> {
+  const limit = updatesUntil && Date.parse(updatesUntil) < now.getTime() ? updatesUntil : now.toISOString();
+  const rows = await db
+    .selectFrom('releases')
+    .selectAll()
+    .where('release', '=', release)
+    .where('published_at', '<=', limit)
+    .orderBy('published_at', 'desc')
+    .execute();
+  const newest = new Map<string, Release>();
+  for (const row of rows) {
+    if (!newest.has(row.platform)) {
+      newest.set(row.platform, {
+        id: row.id,
+        release: row.release,
+        version: row.version,
+        platform: row.platform as Release['platform'],
+        url: row.url,
+        publishedAt: new Date(row.published_at).toISOString(),
+      });
+    }
+  }
+  return [...newest.values()].sort((a, b) => a.platform.localeCompare(b.platform));
+}
+
+/**
+ * `POST /perpetual/license/{id}/return` (spec section 9): a licence bought within the last 14 days goes
+ * back: in one transaction it is revoked, its payment recorded for a full refund (with the job that asks
+ * Paddle), the seats beyond the user's new limit released, and the audit trail written; then the refund is
+ * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries).
+ */
+export async function returnLicence(
+  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'> },
+  user: UserWithRoles,
+  licenceId: string,
+): Promise<{ refund: { amount: number; currencyCode: string } }> {
+  const returned = await revokeForRefund(deps, user, licenceId);
+  await deps.refunds.refundTransaction(returned.transactionId);
+  return { refund: returned.refund };
+}
+
+async function revokeForRefund(
+  deps: { db: Kysely<Database>; clock: { now(): Date } },
+  user: UserWithRoles,
+  licenceId: string,
+): Promise<{ refund: { amount: number; currencyCode: string }; transactionId: string }> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await licencesWithPayment(trx)
+      .where('licences.id', '=', licenceId)
+      .where('licences.user_id', '=', user.id)
+      .where('licences.edition', '=', 'full')
+      .executeTakeFirst();
+    // Someone else's licence answers exactly like a missing one.
+    if (!row || row.revoked_at !== null) throw new AppError('LICENCE_NOT_FOUND', 404);
+    if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    const revoked = await trx
+      .updateTable('licences')
+      .set({ revoked_at: now.toISOString(), revoked_reason: 'returned' })
+      .where('id', '=', row.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(revoked.numUpdatedRows) === 0) throw new AppError('LICENCE_NOT_FOUND', 404);
+    const amount = Number(row.grand_total);
+    const recorded = await recordRefund(trx, {
+      transactionId: row.transaction_id,
+      userId: user.id,
+      reason: 'customer',
+      licenceId: row.id,
+      release: row.release,
+      amount,
+      currencyCode: row.currency_code,
+      at: now.toISOString(),
+    }, { heldForRequest: true });
+    // A second return of the same payment (two tabs) finds the refund recorded already.
+    if (!recorded) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    const released = await releaseSeatsAboveLimit(trx, user.id, now);
+    await auditPurchase(trx, {
+      actorId: user.id,
+      targetId: user.id,
+      action: 'purchase.refunded',
+      details: { transactionId: row.transaction_id, licenceId: row.id, release: row.release, amount, currencyCode: row.currency_code, seatsReleased: released },
+      at: now.toISOString(),
+    });
+    return { refund: { amount, currencyCode: row.currency_code }, transactionId: row.transaction_id };
+  });
+}

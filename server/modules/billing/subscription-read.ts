@@ -1,0 +1,56 @@
+import { sql, type Kysely } from 'kysely';
+import type { Subscription } from '../../../contract/subscription.js';
+import type { Database } from '../../db/schema.js';
+import { REFUND_WINDOW_MS } from './refunds.js';
+
+/**
+ * `GET /subscription/user`: the user's subscription: the live one, else the latest (a subscription being
+ * undone as a duplicate is never the user's), with the refund its cancellation would make now.
+ */
+export async function subscriptionOf(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | null> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('duplicate_of', 'is', null)
+    .orderBy(sql`case when status in ('active', 'trialing', 'past_due', 'paused') then 0 else 1 end`)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    status: row.status as Subscription['status'],
+    priceId: row.price_id,
+    interval: row.billing_interval,
+    currencyCode: row.currency_code,
+    currentPeriod:
+      row.current_period_starts_at && row.current_period_ends_at ? { startsAt: row.current_period_starts_at, endsAt: row.current_period_ends_at } : null,
+    nextBilledAt: row.next_billed_at,
+    trialEndsAt: row.trial_ends_at,
+    scheduledChange: row.scheduled_change_action && row.scheduled_change_at ? { action: row.scheduled_change_action, effectiveAt: row.scheduled_change_at } : null,
+    canceledAt: row.canceled_at,
+    refund: row.status === 'canceled' ? null : await refundOffer(db, row.id, now),
+  };
+}
+
+/**
+ * Spec section 9: cancelling within 14 days of a subscription's first payment refunds it. The offer (its
+ * deadline and what it refunds: every paid, unrefunded payment of the subscription), or null when the
+ * first payment is older than 14 days or nothing was paid yet (a trial ends without a charge anyway).
+ */
+export async function refundOffer(db: Kysely<Database>, subscriptionId: string, now: Date): Promise<Subscription['refund']> {
+  const payments = await db
+    .selectFrom('transactions')
+    .select(['id', 'grand_total', 'currency_code', 'billed_at', 'created_at', 'refund_status'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .where('grand_total', '>', 0)
+    .execute();
+  if (payments.length === 0) return null;
+  const first = Math.min(...payments.map((payment) => Date.parse(payment.billed_at ?? payment.created_at)));
+  const until = first + REFUND_WINDOW_MS;
+  const open = payments.filter((payment) => payment.refund_status === null);
+  if (until <= now.getTime() || open.length === 0) return null;
+  const currencyCode = open[0]?.currency_code as string;
+  return { until: new Date(until).toISOString(), amount: { amount: open.reduce((sum, payment) => sum + Number(payment.grand_total), 0), currencyCode } };
+}

@@ -1,0 +1,12 @@
+import type { PortalModule } from '../../context.js';
+import { deviceRoutes } from './routes.js';
+
+/**
+ * The user's seats (the computers using their entitlements) and the desktop API the application calls:
+ * activation, heartbeats, and reports of sessions and exports.
+ */
+export const devicesModule: PortalModule = async (app, context) => {
+  await app.register(deviceRoutes, { deps: { db: context.db.kysely, dialect: context.db.dialect, clock: context.clock, bus: context.bus }, guards: context.guards });
+};
+
+export { releaseSeat, releaseSeatsAboveLimit, seatsOf, type DeviceDeps } from './service.js';

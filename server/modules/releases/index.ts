@@ -1,0 +1,9 @@
+import type { PortalModule } from '../../context.js';
+import { releaseRoutes } from './routes.js';
+
+/** The desktop application's builds: the newest per platform, the seed, admins adding more, downloads. */
+export const releasesModule: PortalModule = async (app, context) => {
+  await app.register(releaseRoutes, { deps: { db: context.db.kysely, clock: context.clock }, guards: context.guards });
+};
+
+export { latestReleases, seedReleases, SEED_RELEASES } from './service.js';
