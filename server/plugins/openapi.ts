@@ -123,8 +123,21 @@ function nameSuccesses(openapi: { paths?: Record<string, Record<string, { respon
   }
 }
 
-function operationKey(method: string, url: string): OperationKey {
-  return `${method} ${url}` as OperationKey;
+/** A route's method other than Fastify's automatic HEAD twin of a GET. */
+function methodsOf(route: Pick<RouteOptions, 'method'>): string[] {
+  return (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD');
+}
+
+/**
+ * The entry of ./openapi-operations.ts for a route of the API. There is no fallback: an operation without
+ * its operationId (a generated client's method name) and tag is not documented, it is a mistake, found at
+ * start by the onRoute hook below.
+ */
+function operationOf(method: string, url: string): Operation {
+  const key = `${method} ${url}` as OperationKey;
+  const operation = OPERATIONS[key];
+  if (!operation) throw new Error(`${key} has no entry in server/plugins/openapi-operations.ts: give it its operationId, tag and summary there`);
+  return operation;
 }
 
 const API_DESCRIPTION = `The Shapelab account portal's API: accounts, subscriptions, licences, the desktop application's
@@ -164,10 +177,23 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
   const zodTransform = createJsonSchemaTransform({ schemaRegistry: registry });
   const zodTransformObject = createJsonSchemaTransformObject({ schemaRegistry: registry });
 
+  // Every route of the API has its entry, checked as it is added: a route without one stops the app at
+  // start (every test then names it) rather than reaching the document tagless and unnamed.
+  app.addHook('onRoute', (route) => {
+    if (!isDocumented(route.url)) return;
+    for (const method of methodsOf(route)) operationOf(method, route.url);
+  });
+
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Shapelab account portal API', version: packageVersion(), description: API_DESCRIPTION },
+      info: {
+        title: 'Shapelab account portal API',
+        version: packageVersion(),
+        description: API_DESCRIPTION,
+        // Proprietary: the portal's Terms of Use (the page /terms) govern its use, this API's included.
+        license: { name: 'Proprietary', url: `${options.serverUrl}/terms` },
+      },
       servers: [{ url: options.serverUrl }],
       tags: [...TAGS],
       components: {
@@ -189,9 +215,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
     transform: (document) => {
       const route = document.route as RouteOptions;
       if (!isDocumented(document.url)) return { schema: { hide: true } as never, url: document.url };
-      const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD');
-      // Routes without an entry are still documented (and the test names them): summary-less, not hidden.
-      const operation: Operation = OPERATIONS[operationKey(methods[0] ?? 'GET', document.url)] ?? { tag: 'Other', summary: '' };
+      const operation = operationOf(methodsOf(route)[0] ?? 'GET', document.url);
       const access = accessOf(route, guards, operation);
       const schema = route.schema ?? {};
       const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
@@ -202,6 +226,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
         schema: {
           ...transformed,
           ...(operation.responses ? { response: { ...transformed.response, ...operation.responses } } : {}),
+          operationId: operation.operationId,
           tags: access === 'admin' ? [operation.tag, 'Admin'] : [operation.tag],
           summary: operation.summary,
           ...(operation.description ? { description: operation.description } : {}),

@@ -1,24 +1,38 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../server/plugins/openapi-operations.js';
+import { registerOpenApi } from '../../server/plugins/openapi.js';
+import { OPERATIONS, TAGS } from '../../server/plugins/openapi-operations.js';
 import { signIn, someClientAddress, startTestServer, type TestServer } from '../fixtures/server.js';
 
 /**
  * Issue 19, item 5: the OpenAPI document at /api/openapi.json and its reference page at /api/docs. The
  * document is generated from the routes, so what can go wrong is a route left out of it (hidden, or
  * registered where @fastify/swagger does not see it), an operation without its errors, or the list of
- * summaries and service failures (server/plugins/openapi-operations.ts) drifting from the routes.
+ * summaries and service failures (server/plugins/openapi-operations.ts) drifting from the routes. Issue 45:
+ * every operation has its operationId (a generated client's method name) and its area's tag; Redocly's lint of
+ * the same document runs in `npm run lint` (scripts/lint-openapi.ts), and the tests below stand in for the rules
+ * redocly.yaml turns off.
  */
 
+interface OpenApiParameter {
+  in: string;
+  name: string;
+  schema?: { pattern?: string; enum?: unknown[] };
+}
 interface OpenApiOperation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  parameters?: OpenApiParameter[];
+  requestBody?: object;
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; license?: { name: string; url?: string } };
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }>; securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string }> };
 }
@@ -63,6 +77,39 @@ function operations(document: OpenApiDocument): { method: string; path: string; 
   );
 }
 
+/**
+ * The verbs an operationId may start with: what a generated client's method does (`listUsers`,
+ * `cancelSubscription`), never a noun (`userList`) or a path (`usersMeGet`). A new kind of action adds its verb.
+ */
+const VERBS = new Set([
+  'activate', 'apply', 'approve', 'cancel', 'change', 'check', 'claim', 'confirm', 'connect', 'continue', 'create', 'delete',
+  'disable', 'disconnect', 'end', 'export', 'finish', 'get', 'import', 'list', 'preview', 'receive', 'record', 'redeem',
+  'refresh', 'regenerate', 'register', 'release', 'remove', 'rename', 'report', 'request', 'resend', 'reset', 'retry',
+  'return', 'send', 'sign', 'start', 'stream', 'update', 'verify',
+]);
+
+/** camelCase: a lowercase word, then words each starting with a capital (`getTwoFactorStatus`, `signInAsAdmin`). */
+const CAMEL_CASE = /^[a-z]+(?:[A-Z][a-z0-9]*)*$/;
+
+/**
+ * Pairs of paths that their templates alone do not tell apart, as Redocly's `no-ambiguous-paths` finds them
+ * (turned off in redocly.yaml): as many segments and as many parameters, each segment the same word or a
+ * parameter on one side. `/api/users/{id}/two-factor` and `/api/users/validate/{token}` are such a pair.
+ */
+function templateTwins(paths: string[]): [string, string][] {
+  const parts = (path: string) => path.split('/');
+  const isParameter = (segment: string) => /^\{.+\}$/.test(segment);
+  const twins: [string, string][] = [];
+  paths.forEach((first, index) => {
+    for (const second of paths.slice(index + 1)) {
+      const [a, b] = [parts(first), parts(second)];
+      if (a.length !== b.length || a.filter(isParameter).length !== b.filter(isParameter).length) continue;
+      if (a.every((segment, at) => segment === b[at] || isParameter(segment) || isParameter(b[at] ?? ''))) twins.push([first, second]);
+    }
+  });
+  return twins;
+}
+
 describe('OpenAPI document', () => {
   let server: TestServer;
   let document: OpenApiDocument;
@@ -95,6 +142,103 @@ describe('OpenAPI document', () => {
         expect(operation.responses?.[status]?.content?.['application/json']?.schema?.$ref, `${where} ${status} is the error body`).toBe('#/components/schemas/ApiError');
       }
     }
+  });
+
+  it('names every operation with a unique camelCase verb phrase, from its entry in openapi-operations.ts', () => {
+    const named = operations(document).map(({ method, path, operation }) => ({ where: `${method.toUpperCase()} ${path}`, operationId: operation.operationId ?? '' }));
+    expect(named.filter(({ operationId }) => !operationId).map(({ where }) => where), 'operations without an operationId').toEqual([]);
+    for (const { where, operationId } of named) {
+      expect(operationId, `${where}: camelCase`).toMatch(CAMEL_CASE);
+      expect(VERBS.has(operationId.split(/(?=[A-Z])/)[0] ?? ''), `${where}: ${operationId} starts with a verb of VERBS`).toBe(true);
+    }
+    const seen = new Map<string, string>();
+    const duplicates = named.flatMap(({ where, operationId }) => {
+      const other = seen.get(operationId);
+      seen.set(operationId, where);
+      return other ? [`${operationId}: ${other} and ${where}`] : [];
+    });
+    expect(duplicates, 'operationIds used twice').toEqual([]);
+    // The list itself, so an entry whose route is gone cannot hold a name a live one needs.
+    const entries = Object.values(OPERATIONS).map(({ operationId }) => operationId);
+    expect(new Set(entries).size).toBe(entries.length);
+    // A few pinned: renaming one renames a generated client's method, a change made on purpose or not at all.
+    expect(document.paths['/api/auth/login']?.post?.operationId).toBe('signIn');
+    expect(document.paths['/api/users/me']?.get?.operationId).toBe('getCurrentUser');
+    expect(document.paths['/api/desktop/heartbeat']?.post?.operationId).toBe('sendHeartbeat');
+  });
+
+  it('tags every operation with its area, one of the tags the document describes', () => {
+    const known = document.tags.map(({ name }) => name);
+    expect(known).toEqual(TAGS.map(({ name }) => name));
+    for (const { method, path, operation } of operations(document)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const [area, ...more] = operation.tags ?? [];
+      expect(area, `${where} has an area`).toBeDefined();
+      expect(area, `${where}: its area is not Admin (that is its second tag)`).not.toBe('Admin');
+      expect(known, `${where}: ${area} is a known tag`).toContain(area);
+      // The one other tag is Admin, on what only administrators may call (the caller test below checks a user is refused those).
+      expect(more.filter((tag) => tag !== 'Admin'), where).toEqual([]);
+    }
+  });
+
+  it('is licensed (the Terms of Use) and names the server it is served from', () => {
+    expect(document.info.license).toEqual({ name: 'Proprietary', url: `${server.config.appUrl}/terms` });
+    expect((document as unknown as { servers: { url: string }[] }).servers).toEqual([{ url: server.config.appUrl }]);
+  });
+
+  it('lists a 4xx for every operation a caller can get wrong: only those that take nothing list none', () => {
+    // In place of Redocly's operation-4xx-response (off in redocly.yaml): an operation without a 4xx takes no
+    // parameter, no body and no credentials (a limit would list 429); no 4xx is invented for it.
+    const without4xx = operations(document).filter(({ operation }) => !Object.keys(operation.responses ?? {}).some((status) => status.startsWith('4')));
+    for (const { method, path, operation } of without4xx) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(operation.parameters ?? [], where).toEqual([]);
+      expect(operation.requestBody, where).toBeUndefined();
+      expect(operation.security, where).toEqual([]);
+    }
+    expect(without4xx.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      ['GET /api/health', 'GET /api/health/ready', 'GET /api/paddle/config', 'GET /api/releases/latest'].sort(),
+    );
+  });
+
+  it('tells apart by their parameters the paths whose templates overlap', () => {
+    // In place of Redocly's no-ambiguous-paths (off in redocly.yaml, where the spec's paths cause it): where one
+    // path has a word and its twin a parameter, that parameter's pattern or enum refuses the word (a uuid is
+    // never `validate` or `me`), so each URL belongs to one path.
+    expect(templateTwins(['/a/{x}/b', '/a/c/{y}', '/a/c/d', '/a/{x}/{y}'])).toEqual([['/a/{x}/b', '/a/c/{y}']]);
+    const refuses = (path: string, name: string, word: string) =>
+      Object.values(document.paths[path] ?? {}).every((operation: OpenApiOperation) => {
+        const schema = operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === name)?.schema;
+        const byEnum = schema?.enum !== undefined && !schema.enum.includes(word);
+        const byPattern = schema?.pattern !== undefined && !new RegExp(schema.pattern).test(word);
+        return byEnum || byPattern;
+      });
+    const twins = templateTwins(Object.keys(document.paths));
+    const confusable = twins.filter(([first, second]) => {
+      const [a, b] = [first.split('/'), second.split('/')];
+      return !a.some((segment, at) => {
+        const other = b[at] ?? '';
+        const parameter = (text: string) => /^\{(.+)\}$/.exec(text)?.[1];
+        const [inFirst, inSecond] = [parameter(segment), parameter(other)];
+        if (inFirst && !inSecond) return refuses(first, inFirst, other);
+        if (inSecond && !inFirst) return refuses(second, inSecond, segment);
+        return false;
+      });
+    });
+    expect(confusable, 'paths only their templates could tell apart').toEqual([]);
+  });
+
+  it('refuses to start with an API route that has no entry in openapi-operations.ts', async () => {
+    // There is no untagged, unnamed fallback: the route is a mistake found at once, not a hole in the document.
+    const noop = async () => {};
+    const bare = Fastify();
+    await registerOpenApi(bare, { guards: { user: noop, admin: noop, optionalUser: noop, signingOut: noop }, serverUrl: 'http://localhost' });
+    bare.get('/api/dev/anything', async () => ({}));
+    await expect(async () => {
+      bare.get('/api/not-listed', async () => ({}));
+      await bare.ready();
+    }).rejects.toThrow('GET /api/not-listed has no entry in server/plugins/openapi-operations.ts');
+    await bare.close();
   });
 
   it('has every route the app registered under /api, with its method, and nothing else', () => {
