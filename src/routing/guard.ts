@@ -1,3 +1,5 @@
+import { TAB_SESSION_KEYS } from '../../providers/session.js';
+
 /**
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
  * every navigation. Paths here are app paths without the locale prefix.
@@ -107,12 +109,13 @@ export function takeSessionFromQuery(search: string): {
   };
 }
 
-export const PROFILE_FLAG_KEY = 'redirectToProfile';
+// The tab keeps these for its session only: they go when it ends (providers/session.ts, TAB_SESSION_KEYS).
+export const PROFILE_FLAG_KEY = TAB_SESSION_KEYS.profileFlag;
 /** The checkout a visitor chose before signing up (written by the checkout pages). */
-export const STORED_CHECKOUT_KEY = 'storedCheckout';
+export const STORED_CHECKOUT_KEY = TAB_SESSION_KEYS.storedCheckout;
 
 /** After confirming a new account: on to the stored checkout (sub-payment), or choose a plan (spec section 2). */
 export function afterConfirmation(storage: Pick<Storage, 'getItem'>): string {
   return storage.getItem(STORED_CHECKOUT_KEY) ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
 }
-export const HUMBLE_BUNDLE_KEY = 'humbleBundleCheckout';
+export const HUMBLE_BUNDLE_KEY = TAB_SESSION_KEYS.humbleBundle;

@@ -1,17 +1,17 @@
 import { startTransition, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { authProvider, cache, session } from '../../providers/index.js';
+import { authProvider, session } from '../../providers/index.js';
 import { isTokenFresh } from '../../providers/authProvider.js';
 
 export type SessionState =
   | { status: 'pending' }
   | { status: 'ready'; authenticated: boolean };
 
-/** What is known without waiting: a fresh token and a cached user, or clearly no session. */
+/** What is known without waiting: a fresh token and the cached user of its session, or clearly no session. */
 function snapshot(): SessionState {
   const token = session.getToken();
   if (token !== null && isTokenFresh(token, Date.now())) {
-    return cache.user ? { status: 'ready', authenticated: true } : { status: 'pending' };
+    return authProvider.knownUser() ? { status: 'ready', authenticated: true } : { status: 'pending' };
   }
   if (session.getOfflineToken() !== null) return { status: 'pending' };
   return { status: 'ready', authenticated: false };

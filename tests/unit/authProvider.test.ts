@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, listenToOtherTabs } from '../../providers/authProvider.js';
 import { createSessionCache } from '../../providers/cache.js';
 import type { ApiError, HttpClient, RequestOptions } from '../../providers/http.js';
-import { createSessionStore } from '../../providers/session.js';
+import { createSessionStore, TAB_SESSION_KEYS } from '../../providers/session.js';
 import type { Me } from '../../contract/users.js';
 import { jwt, memoryStorage } from './fakes.js';
 
@@ -60,10 +60,16 @@ function setup(answers: Record<string, Answer> = {}, stored: { token?: string; o
   if (stored.token !== undefined) session.setToken(stored.token);
   if (stored.offline !== undefined) session.setOfflineToken(stored.offline);
   const cache = createSessionCache();
+  // A per-user store of the kind the signed-in frame adds (Refine's query cache, the live stream).
+  const store = { cleared: 0 };
+  cache.add(() => {
+    store.cleared += 1;
+  });
+  const tabStorage = memoryStorage();
   const channel = { postMessage: vi.fn() };
   const { http, calls } = fakeHttp(answers);
-  const auth = createAuthProvider({ http, session, cache, channel, now: () => NOW_MS });
-  return { auth, session, cache, channel, calls };
+  const auth = createAuthProvider({ http, session, cache, channel, tabStorage, now: () => NOW_MS });
+  return { auth, session, cache, channel, calls, store, tabStorage };
 }
 
 function callsTo(calls: HttpCall[], url: string): HttpCall[] {
@@ -512,5 +518,178 @@ describe('listenToOtherTabs: cross-tab events (spec section 4)', () => {
     });
     await auth.logout();
     await vi.waitFor(() => expect(handlers.onLogout).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
+  const A = jwt(NOW_S + 3600, { sid: 'session-a', sub: 'u1' });
+  const A_RENEWED = jwt(NOW_S + 7200, { sid: 'session-a', sub: 'u1' });
+  const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
+  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com' };
+  const TAB_KEYS = Object.values(TAB_SESSION_KEYS);
+
+  function fillTab(tabStorage: Storage) {
+    for (const key of TAB_KEYS) tabStorage.setItem(key, 'kept for the session');
+    tabStorage.setItem('locale', 'de');
+  }
+
+  it('logout empties every per-user store and the keys the tab kept for the session, but not the tab’s language', async () => {
+    const { auth, cache, store, tabStorage } = setup({ '/auth/logout': null }, { token: A });
+    cache.user = ME;
+    fillTab(tabStorage);
+    await auth.logout();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    expect(tabStorage.getItem('locale')).toBe('de');
+  });
+
+  it('a sign-in starts with empty stores, and keeps the checkout the visitor chose before signing in', async () => {
+    const { auth, cache, store, tabStorage } = setup({ '/auth/login': { access_token: B } });
+    cache.user = ME;
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"subscription"}');
+    await auth.login({ email: 'b@example.com', password: 'secret123' });
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    expect(cache.user).toBeNull();
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"subscription"}');
+  });
+
+  it('a failed renewal ends the session with everything the tab kept for it', async () => {
+    const { auth, store, tabStorage, session } = setup(
+      {
+        '/auth/validate': () => {
+          throw apiError(401, 'INVALID_TOKEN');
+        },
+      },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    fillTab(tabStorage);
+    await auth.check();
+    expect(session.getToken()).toBeNull();
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+  });
+
+  it('another tab’s sign-out empties the stores and the tab’s keys; the tokens (shared) are the other tab’s to clear', async () => {
+    const { auth, cache, store, tabStorage, session } = setup({}, { token: B });
+    cache.user = ME;
+    fillTab(tabStorage);
+    auth.handleRemoteLogout();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    // A sign-in in another tab right after it stored these: they are not this tab's to remove.
+    expect(session.getToken()).toBe(B);
+  });
+
+  it('another tab’s sign-in empties the stores: this tab starts over with the session stored now', () => {
+    const { auth, cache, store, tabStorage } = setup({}, { token: B });
+    cache.user = ME;
+    fillTab(tabStorage);
+    auth.handleRemoteLogin();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+  });
+
+  it('tokens replaced under the running app: the user read for the session before is not answered for the next', async () => {
+    let tokenNow: () => string | null = () => null;
+    const { auth, session, store } = setup({ '/users/me': () => (tokenNow() === B ? ME_B : ME) }, { token: A });
+    tokenNow = () => session.getToken();
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    const clearedForA = store.cleared;
+    // Replaced by hand, or written by another tab.
+    session.setToken(B);
+    expect(auth.knownUser()).toBeNull();
+    await expect(auth.getIdentity()).resolves.toEqual(ME_B);
+    expect(store.cleared).toBe(clearedForA + 1);
+    await expect(auth.getPermissions()).resolves.toEqual(ME_B.roles);
+  });
+
+  it('a renewal keeps the session (its `sid`), and with it what the stores hold', async () => {
+    const { auth, session, store, calls } = setup({ '/users/me': ME }, { token: A });
+    await auth.getIdentity();
+    const cleared = store.cleared;
+    session.setToken(A_RENEWED);
+    expect(auth.knownUser()).toEqual(ME);
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    expect(store.cleared).toBe(cleared);
+    expect(callsTo(calls, '/users/me')).toHaveLength(1);
+  });
+
+  it('a user read under way when the tokens change is not kept for the next session', async () => {
+    let answerA: (user: Me) => void = () => undefined;
+    let tokenNow: () => string | null = () => null;
+    const { auth, session, cache } = setup(
+      {
+        '/users/me': () =>
+          tokenNow() === A
+            ? new Promise<Me>((resolve) => {
+                answerA = resolve;
+              })
+            : ME_B,
+      },
+      { token: A },
+    );
+    tokenNow = () => session.getToken();
+    const forA = auth.getIdentity();
+    await vi.waitFor(() => expect(tokenNow()).toBe(A));
+    session.setToken(B);
+    const forB = auth.getIdentity();
+    answerA(ME);
+    await expect(forA).resolves.toBeNull();
+    await expect(forB).resolves.toEqual(ME_B);
+    expect(cache.user).toEqual(ME_B);
+  });
+
+  it('a refusal of a session the tab no longer holds (a call of the user before, answered late) signs nobody out', async () => {
+    const { auth, session } = setup(
+      {
+        '/users/me': () => {
+          throw { ...apiError(401, 'UNAUTHORIZED'), otherSession: true };
+        },
+      },
+      { token: B, offline: 'offline-b' },
+    );
+    await expect(auth.onError({ ...apiError(401, 'UNAUTHORIZED'), otherSession: true })).resolves.toEqual({});
+    await expect(auth.getIdentity()).resolves.toBeNull();
+    expect(session.getToken()).toBe(B);
+    expect(session.getOfflineToken()).toBe('offline-b');
+  });
+
+  it('tokens handed over in the address replace both tokens: a remembered session of the user before never renews into it', async () => {
+    const { auth, session, cache, store, channel, calls, tabStorage } = setup({ '/auth/logout': null }, { token: A, offline: 'offline-a' });
+    cache.user = ME;
+    fillTab(tabStorage);
+    await auth.adoptSession({ accessToken: B, offlineToken: null });
+    expect(session.getToken()).toBe(B);
+    expect(session.getOfflineToken()).toBeNull();
+    expect(cache.user).toBeNull();
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    // The session replaced, which nothing in the browser holds any more, ends on the server.
+    expect(calls).toEqual([{ url: '/auth/logout', options: { method: 'POST', noAuth: true, bearer: A, body: { offlineToken: 'offline-a' } } }]);
+  });
+
+  it('tokens handed over for the session held (a renewed access token) keep it: nothing is emptied or ended', async () => {
+    const { auth, session, cache, store, channel, calls } = setup({}, { token: A, offline: 'offline-a' });
+    await auth.check();
+    cache.user = ME;
+    const cleared = store.cleared;
+    await auth.adoptSession({ accessToken: A_RENEWED, offlineToken: 'offline-a' });
+    expect(session.getToken()).toBe(A_RENEWED);
+    expect(cache.user).toEqual(ME);
+    expect(store.cleared).toBe(cleared);
+    expect(channel.postMessage).not.toHaveBeenCalled();
+    expect(callsTo(calls, '/auth/logout')).toEqual([]);
+  });
+
+  it('tokens handed over in a tab without a session start one, with nothing to end', async () => {
+    const { auth, session, channel, calls } = setup({});
+    await auth.adoptSession({ accessToken: B, offlineToken: 'offline-b' });
+    expect([session.getToken(), session.getOfflineToken()]).toEqual([B, 'offline-b']);
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    expect(calls).toEqual([]);
   });
 });

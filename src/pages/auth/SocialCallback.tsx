@@ -35,7 +35,7 @@ export default function SocialCallback() {
       .socialLogin({ provider, ...answer, redirectUrl: `${window.location.origin}${location.pathname}` })
       .then((result) => {
         if (!result.success) {
-          void failed(result.messageKey);
+          void failed('messageKey' in result ? result.messageKey : 'DEFAULT');
           return;
         }
         return accountApi.purchasesAfterSignIn().then(({ subscription, licences }) => {
