@@ -19,3 +19,16 @@ export interface TwoFactorRequired {
 export function isTwoFactorRequired(answer: object): answer is TwoFactorRequired {
   return 'twoFactorRequired' in answer && answer.twoFactorRequired === true;
 }
+
+/** A code from an authenticator app as typed: six digits once spaces are dropped (totpCodeSchema's rule); null otherwise. */
+export function totpCodeOf(typed: string): string | null {
+  const code = typed.replace(/\s+/g, '');
+  return /^\d{6}$/.test(code) ? code : null;
+}
+
+/** A recovery code as typed (`xxxxx-xxxxx`, any case, spaces and dashes forgiven: recoveryCodeSchema's rule); null otherwise. */
+export function recoveryCodeOf(typed: string): string | null {
+  if (typed.length > 64) return null;
+  const code = typed.replace(/[\s-]+/g, '').toLowerCase();
+  return /^[a-z0-9]{10}$/.test(code) ? code : null;
+}

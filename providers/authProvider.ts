@@ -107,10 +107,14 @@ export function createAuthProvider(deps: AuthDeps) {
     for (const key of Object.values(TAB_SESSION_KEYS)) deps.tabStorage?.removeItem(key);
   }
 
-  /** The session ends in this tab: its tokens, what the tab keeps for it and everything in memory. */
+  /**
+   * The session ends in this tab: its tokens, what the tab keeps for it and everything in memory. A visitor
+   * who held none keeps what the tab keeps for the sign-in to come (the checkout chosen before it).
+   */
   function clearLocalSession() {
+    const held = deps.session.getToken() !== null || deps.session.getOfflineToken() !== null;
     deps.session.clear();
-    forgetTabSession();
+    if (held) forgetTabSession();
     deps.cache.clear();
   }
 

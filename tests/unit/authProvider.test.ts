@@ -693,3 +693,124 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('sign-in in two steps (issue 44)', () => {
+  const credentials = { email: 'user@example.com', password: 'secret123' };
+  const CHALLENGE = { twoFactorRequired: true, challenge: 'challenge-1', methods: ['totp', 'recovery'] };
+
+  it('an account with a second factor gets no session from the first step, but the step to answer, with remember me in it', async () => {
+    const { auth, session, channel } = setup({ '/auth/login': CHALLENGE });
+    const result = await auth.login({ ...credentials, rememberMe: true });
+    expect(result).toEqual({ success: false, twoFactor: { challenge: 'challenge-1', methods: ['totp', 'recovery'], rememberMe: true, admin: false } });
+    expect(session.getToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+  });
+
+  it('the admin sign-in asks for it too (and never remembers the device)', async () => {
+    const { auth } = setup({ '/auth/admin-login': { ...CHALLENGE, methods: ['passkey', 'recovery'] } });
+    await expect(auth.login({ ...credentials, admin: true, rememberMe: true })).resolves.toEqual({
+      success: false,
+      twoFactor: { challenge: 'challenge-1', methods: ['passkey', 'recovery'], rememberMe: false, admin: true },
+    });
+  });
+
+  it('the code answers the challenge at POST /auth/login/two-factor and starts the session; remember me keeps the offline token', async () => {
+    const { auth, session, channel, calls } = setup({ '/auth/login/two-factor': { access_token: FRESH, offline_token: 'offline-1' } });
+    const result = await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: true, admin: false }, { code: '123456' });
+    expect(result).toEqual({ success: true });
+    expect(calls).toEqual([{ url: '/auth/login/two-factor', options: { method: 'POST', noAuth: true, body: { challenge: 'challenge-1', code: '123456' } } }]);
+    expect(session.getToken()).toBe(FRESH);
+    expect(session.getOfflineToken()).toBe('offline-1');
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+  });
+
+  it('without remember me the offline token is not kept; a recovery code answers as the code does', async () => {
+    const { auth, session, calls } = setup({ '/auth/login/two-factor': { access_token: FRESH, offline_token: 'offline-1' } }, { offline: 'offline-old' });
+    await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: false, admin: false }, { recoveryCode: 'abcde12345' });
+    expect(calls[0]?.options?.body).toEqual({ challenge: 'challenge-1', recoveryCode: 'abcde12345' });
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it.each(['INVALID_TWO_FACTOR_CODE', 'TWO_FACTOR_CHALLENGE_EXPIRED', 'TOO_MANY_REQUESTS'])('a refusal (%s) is the messageKey, with no session', async (messageKey) => {
+    const { auth, session } = setup({
+      '/auth/login/two-factor': () => {
+        throw apiError(401, messageKey);
+      },
+    });
+    const result = await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: true, admin: false }, { code: '000000' });
+    expect(result).toEqual({ success: false, error: { name: messageKey, message: messageKey } });
+    expect(session.getToken()).toBeNull();
+  });
+
+  it('a passkey answers the second step with the options the challenge asks for', async () => {
+    const options = { challenge: 'webauthn-challenge', allowCredentials: [] };
+    const { auth, calls, session } = setup({ '/auth/login/two-factor/passkey': { options }, '/auth/login/two-factor': { access_token: FRESH } });
+    const step = { challenge: 'challenge-1', methods: ['passkey' as const], rememberMe: false, admin: false };
+    await expect(auth.twoFactorPasskeyOptions(step)).resolves.toEqual(options);
+    await auth.completeTwoFactor(step, { passkey: { id: 'credential', response: {} } });
+    expect(calls.map((call) => [call.url, call.options?.body])).toEqual([
+      ['/auth/login/two-factor/passkey', { challenge: 'challenge-1' }],
+      ['/auth/login/two-factor', { challenge: 'challenge-1', passkey: { id: 'credential', response: {} } }],
+    ]);
+    expect(session.getToken()).toBe(FRESH);
+  });
+
+  it('a Google or Facebook sign-in of an account with a second factor continues with the step, without a session', async () => {
+    const { auth, session } = setup({ '/auth/google/redirect': CHALLENGE });
+    const result = await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
+    expect(result).toEqual({ success: false, twoFactor: { challenge: 'challenge-1', methods: ['totp', 'recovery'], rememberMe: false, admin: false } });
+    expect(session.getToken()).toBeNull();
+  });
+});
+
+describe('sign-in with a passkey alone (issue 44)', () => {
+  it('asks for a ceremony, then signs in with the browser’s answer; remember me keeps the offline token', async () => {
+    const { auth, calls, session, channel } = setup({
+      '/auth/passkey/options': { ceremony: 'ceremony-1', options: { challenge: 'c' } },
+      '/auth/passkey': { access_token: FRESH, offline_token: 'offline-1' },
+    });
+    await expect(auth.passkeySignInOptions()).resolves.toEqual({ ceremony: 'ceremony-1', options: { challenge: 'c' } });
+    await expect(auth.passkeySignIn({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: false })).resolves.toEqual({ success: true });
+    expect(calls.map((call) => [call.url, call.options])).toEqual([
+      ['/auth/passkey/options', { method: 'POST', noAuth: true, body: {} }],
+      ['/auth/passkey', { method: 'POST', noAuth: true, body: { ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: false } }],
+    ]);
+    expect(session.getOfflineToken()).toBe('offline-1');
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+  });
+
+  it('for the admin area it says so, and never remembers the device', async () => {
+    const { auth, calls, session } = setup({ '/auth/passkey': { access_token: FRESH } });
+    await auth.passkeySignIn({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: true });
+    expect(calls[0]?.options?.body).toEqual({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: false, admin: true });
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('a refused passkey is the messageKey, with no session', async () => {
+    const { auth, session } = setup({
+      '/auth/passkey': () => {
+        throw apiError(401, 'PASSKEY_VERIFICATION_FAILED');
+      },
+    });
+    await expect(auth.passkeySignIn({ ceremony: 'c', response: {}, rememberMe: false, admin: false })).resolves.toEqual({
+      success: false,
+      error: { name: 'PASSKEY_VERIFICATION_FAILED', message: 'PASSKEY_VERIFICATION_FAILED' },
+    });
+    expect(session.getToken()).toBeNull();
+  });
+});
+
+describe('a visitor without a session keeps the checkout chosen before signing in (issue 44 item 8)', () => {
+  it('neither the check of each navigation nor a failed social sign-in removes it', async () => {
+    const { auth, tabStorage } = setup({
+      '/auth/google/redirect': () => {
+        throw apiError(401, 'SOCIAL_SIGN_IN_FAILED');
+      },
+    });
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"perpetual"}');
+    await auth.check();
+    await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
+    await auth.logout();
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"perpetual"}');
+  });
+});
