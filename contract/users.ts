@@ -29,6 +29,10 @@ export const meSchema = z.object({
   couponCode: z.string().nullable(),
   googleConnected: z.boolean(),
   facebookConnected: z.boolean(),
+  /** Issue 44: the account has a second factor (an authenticator app or a passkey). */
+  twoFactorEnabled: z.boolean(),
+  /** Issue 44: a staff account without a second factor while STAFF_TWO_FACTOR=required: it must enrol before anything else. */
+  twoFactorEnrolmentRequired: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 
@@ -150,6 +154,8 @@ export const adminUserDetailSchema = z.object({
     signupSource: z.string().nullable(),
   }),
   signInMethods: z.object({ password: z.boolean(), google: z.boolean(), facebook: z.boolean() }),
+  /** Issue 44: the account has a second factor (an authenticator app or a passkey), which an admin can reset. */
+  twoFactorEnabled: z.boolean(),
   sessions: z.array(sessionViewSchema),
   subscription: subscriptionSchema.nullable(),
   transactions: z.array(

@@ -30,6 +30,8 @@ const ME: Me = {
   couponCode: null,
   googleConnected: false,
   facebookConnected: false,
+  twoFactorEnabled: false,
+  twoFactorEnrolmentRequired: false,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {
