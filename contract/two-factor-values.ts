@@ -15,6 +15,9 @@ export interface TwoFactorRequired {
   methods: TwoFactorMethod[];
 }
 
+/** The longest name a passkey may have (the security page's field says so before the server does). */
+export const PASSKEY_NAME_MAX_LENGTH = 60;
+
 /** True for a sign-in answer that asks for the second factor instead of giving tokens. */
 export function isTwoFactorRequired(answer: object): answer is TwoFactorRequired {
   return 'twoFactorRequired' in answer && answer.twoFactorRequired === true;

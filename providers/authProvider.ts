@@ -45,6 +45,22 @@ export type SocialSignInResult =
   | { success: false; messageKey: string }
   | { success: false; twoFactor: TwoFactorStep };
 
+/**
+ * Refusals of an answer the person gave while signed in (a code from the app, a password asked again, a
+ * passkey): the server says 401 for some of them (issue 44: INVALID_TWO_FACTOR_CODE), yet the session is
+ * as good as before. Every other 401 means the session is over.
+ */
+const REFUSED_ANSWERS = new Set([
+  'INVALID_TWO_FACTOR_CODE',
+  'TWO_FACTOR_CHALLENGE_EXPIRED',
+  'PASSKEY_VERIFICATION_FAILED',
+  'PASSKEY_CEREMONY_EXPIRED',
+  'WRONG_PASSWORD',
+  'WRONG_OLD_PASSWORD',
+  'WRONG_CREDENTIALS',
+  'REAUTHENTICATION_REQUIRED',
+]);
+
 const failure = (error: unknown): SignInResult => {
   const messageKey = messageKeyOf(error);
   return { success: false, error: { name: messageKey, message: messageKey } };
@@ -368,6 +384,18 @@ export function createAuthProvider(deps: AuthDeps) {
       deps.cache.user = user;
     },
 
+    /**
+     * Reads the current user again after a change the answer did not carry (a second factor set up or
+     * removed: `twoFactorEnabled`, `twoFactorEnrolmentRequired`); the user before stays until it is in.
+     */
+    async reloadUser(): Promise<Me | null> {
+      const session = claimCache();
+      const user = await deps.http<Me>('/users/me');
+      if (sessionIdOf(deps.session.getToken()) !== session) return null;
+      deps.cache.user = user;
+      return user;
+    },
+
     async logout(params?: { redirectTo?: string }) {
       const token = deps.session.getToken();
       const offlineToken = deps.session.getOfflineToken();
@@ -386,8 +414,9 @@ export function createAuthProvider(deps: AuthDeps) {
     },
 
     async onError(error: unknown) {
-      // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing.
-      if (isApiError(error) && error.statusCode === 401 && !error.otherSession) {
+      // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing,
+      // nor does a refusal of what the person typed.
+      if (isApiError(error) && error.statusCode === 401 && !error.otherSession && !REFUSED_ANSWERS.has(error.messageKey)) {
         return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
       }
       return {};

@@ -30,6 +30,7 @@ export function RouteGuard({ entry, children }: { entry: RouteEntry; children: R
           access: entry.access,
           allowAll: entry.allowAll ?? false,
           authenticated: sessionState.authenticated,
+          enrolmentRequired: sessionState.enrolmentRequired,
           profileFlag: sessionStorage.getItem(PROFILE_FLAG_KEY) !== null,
           previousPath: lastRenderedPath,
           requestedReturn: new URLSearchParams(location.search).get('to'),

@@ -375,6 +375,12 @@ describe('onError', () => {
     await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true });
   });
 
+  it.each(['INVALID_TWO_FACTOR_CODE', 'WRONG_PASSWORD', 'PASSKEY_VERIFICATION_FAILED'])('a 401 that refuses what the person typed (%s) does not log out (issue 44)', async (messageKey) => {
+    const { auth } = setup();
+    const result: { logout?: boolean } = await auth.onError(apiError(401, messageKey));
+    expect(result.logout).toBeFalsy();
+  });
+
   it('a 403 does not log out', async () => {
     const { auth } = setup();
     const result: { logout?: boolean } = await auth.onError(apiError(403, 'FORBIDDEN'));

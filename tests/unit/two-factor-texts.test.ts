@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import deSecurity from '../../locales/de/security.json';
 import deSignIn from '../../locales/de/two-factor-sign-in.json';
+import enSecurity from '../../locales/en/security.json';
 import enSignIn from '../../locales/en/two-factor-sign-in.json';
 
 /** Every leaf of a translation tree as `dotted.key` -> value. */
@@ -13,7 +15,10 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
 }
 
 /** Issue 44's texts that come with their code (namespaces of their own): en and de alike, German with "du". */
-describe.each([['the sign-in’s second step (twoFactorSignIn)', enSignIn, deSignIn]])('%s', (_name, en, de) => {
+describe.each([
+  ['the sign-in’s second step (twoFactorSignIn)', enSignIn, deSignIn],
+  ['the security page (security)', enSecurity, deSecurity],
+])('%s', (_name, en, de) => {
   it('en and de have exactly the same keys', () => {
     expect([...leaves(de).keys()].sort()).toEqual([...leaves(en).keys()].sort());
   });
