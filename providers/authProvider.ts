@@ -414,10 +414,17 @@ export function createAuthProvider(deps: AuthDeps) {
     },
 
     async onError(error: unknown) {
+      if (!isApiError(error) || error.otherSession) return {};
       // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing,
       // nor does a refusal of what the person typed.
-      if (isApiError(error) && error.statusCode === 401 && !error.otherSession && !REFUSED_ANSWERS.has(error.messageKey)) {
+      if (error.statusCode === 401 && !REFUSED_ANSWERS.has(error.messageKey)) {
         return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
+      }
+      // Issue 44: the server requires staff to set up a second factor (STAFF_TWO_FACTOR, turned on after this
+      // session read its user): read the user again, so the route guard keeps them on the security page.
+      if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
+        await provider.reloadUser().catch(() => null);
+        return { redirectTo: '/account/security' };
       }
       return {};
     },

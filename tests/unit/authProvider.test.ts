@@ -381,6 +381,13 @@ describe('onError', () => {
     expect(result.logout).toBeFalsy();
   });
 
+  it('a 403 TWO_FACTOR_ENROLMENT_REQUIRED reads the user again and sends them to the security page (issue 44)', async () => {
+    const { auth, calls, cache } = setup({ '/users/me': { ...ME, roles: ['user', 'admin'], twoFactorEnrolmentRequired: true } }, { token: FRESH });
+    await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({ redirectTo: '/account/security' });
+    expect(callsTo(calls, '/users/me')).toHaveLength(1);
+    expect(cache.user?.twoFactorEnrolmentRequired).toBe(true);
+  });
+
   it('a 403 does not log out', async () => {
     const { auth } = setup();
     const result: { logout?: boolean } = await auth.onError(apiError(403, 'FORBIDDEN'));
