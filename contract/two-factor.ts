@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './password.js';
-import { TWO_FACTOR_METHODS, type TwoFactorRequired } from './two-factor-values.js';
+import { PASSKEY_NAME_MAX_LENGTH, TWO_FACTOR_METHODS, type TwoFactorRequired } from './two-factor-values.js';
 
 /**
  * Issue 44: a second factor (TOTP, RFC 6238, with recovery codes) and passkeys (WebAuthn), and sign-in
@@ -109,7 +109,7 @@ export const passkeyViewSchema = z.object({
 });
 export type PasskeyView = z.infer<typeof passkeyViewSchema>;
 
-export const PASSKEY_NAME_MAX_LENGTH = 60;
+export { PASSKEY_NAME_MAX_LENGTH };
 const passkeyNameSchema = z.string().trim().min(1).max(PASSKEY_NAME_MAX_LENGTH);
 
 /** `POST /users/me/passkeys`: the browser's answer to the registration options, and a name for it. */

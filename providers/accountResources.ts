@@ -13,6 +13,9 @@ export const ACCOUNT_RESOURCES: Record<string, { one?: string; list?: string; it
   licences: { list: '/perpetual/license' },
   seats: { one: '/perpetual/seats', item: (id) => `/perpetual/seats?id=${encodeURIComponent(id)}` },
   sessions: { list: '/users/me/sessions', item: (id) => `/users/me/sessions/${encodeURIComponent(id)}` },
+  // Issue 44: the second factor's state, and the passkeys (created at the list's path, renamed and removed at the item's).
+  'two-factor': { one: '/users/me/two-factor' },
+  passkeys: { list: '/users/me/passkeys', item: (id) => `/users/me/passkeys/${encodeURIComponent(id)}` },
   plans: { list: '/paddle/list-plans' },
   'perpetual-products': { list: '/perpetual/products' },
 };

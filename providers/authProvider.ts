@@ -2,15 +2,69 @@ import type { AuthProvider } from '@refinedev/core';
 import { jwtDecode } from 'jwt-decode';
 import type { z } from 'zod';
 import type { changePasswordResponseSchema } from '../contract/account.js';
-import type { LoginResponse, ValidateTokenResponse } from '../contract/auth.js';
-import { isTwoFactorRequired } from '../contract/two-factor-values.js';
+import type { LoginResponse, SignInTokens, ValidateTokenResponse } from '../contract/auth.js';
+import type { SocialProvider } from '../contract/oauth.js';
+import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } from '../contract/two-factor-values.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
 import { isApiError, messageKeyOf, type HttpClient } from './http.js';
-import type { SessionStore } from './session.js';
+import { sessionIdOf, TAB_SESSION_KEYS, type SessionStore } from './session.js';
 
 type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
+
+/**
+ * The second step of a sign-in (issue 44): the first step (password, Google, Facebook) proved the account,
+ * whose second factor answers `challenge` now, and the choices made at the first step carry over to it.
+ */
+export interface TwoFactorStep {
+  challenge: string;
+  methods: TwoFactorMethod[];
+  rememberMe: boolean;
+  admin: boolean;
+}
+
+/** An answer to the second step: a code from the authenticator app, a recovery code, or a passkey's assertion. */
+export type TwoFactorAnswer = { code: string } | { recoveryCode: string } | { passkey: WebAuthnJson };
+
+/** A WebAuthn ceremony's JSON as @simplewebauthn/browser makes and takes it (contract/two-factor.ts passes it through). */
+export type WebAuthnJson = Record<string, unknown>;
+
+/** What a sign-in answers: done, failed with a messageKey (Refine's error), or on to the second step. */
+export type SignInResult = {
+  success: boolean;
+  redirectTo?: string;
+  error?: { name: string; message: string };
+  /** The account has a second factor: the sign-in continues with this step. */
+  twoFactor?: TwoFactorStep;
+};
+
+/** What a Google or Facebook sign-in answers (the second step as a password sign-in's). */
+export type SocialSignInResult =
+  | { success: true; isNewUser: boolean }
+  | { success: false; messageKey: string }
+  | { success: false; twoFactor: TwoFactorStep };
+
+/**
+ * Refusals of an answer the person gave while signed in (a code from the app, a password asked again, a
+ * passkey): the server says 401 for some of them (issue 44: INVALID_TWO_FACTOR_CODE), yet the session is
+ * as good as before. Every other 401 means the session is over.
+ */
+const REFUSED_ANSWERS = new Set([
+  'INVALID_TWO_FACTOR_CODE',
+  'TWO_FACTOR_CHALLENGE_EXPIRED',
+  'PASSKEY_VERIFICATION_FAILED',
+  'PASSKEY_CEREMONY_EXPIRED',
+  'WRONG_PASSWORD',
+  'WRONG_OLD_PASSWORD',
+  'WRONG_CREDENTIALS',
+  'REAUTHENTICATION_REQUIRED',
+]);
+
+const failure = (error: unknown): SignInResult => {
+  const messageKey = messageKeyOf(error);
+  return { success: false, error: { name: messageKey, message: messageKey } };
+};
 
 export const AUTH_CHANNEL = 'shapelab-auth';
 export type AuthChannelMessage = { type: 'logout' } | { type: 'login' };
@@ -31,6 +85,8 @@ export interface AuthDeps {
   cache: SessionCache;
   /** Cross-tab announcements (spec section 4); null where BroadcastChannel is missing. */
   channel: Pick<BroadcastChannel, 'postMessage'> | null;
+  /** The tab's sessionStorage, where the session keeps a few things of its own (TAB_SESSION_KEYS); null where there is none. */
+  tabStorage?: Pick<Storage, 'removeItem'> | null;
   now?: () => number;
 }
 
@@ -49,6 +105,10 @@ export function isTokenFresh(token: string, nowMs: number): boolean {
  * remember me; `check` uses a fresh token, renews an expired one through `/auth/validate` with the
  * offline token, and clears everything when that fails; logout clears tokens and caches and tells
  * the other tabs.
+ *
+ * Issue 44 item 8: whatever the tab holds for a user (the cache's stores, the tab's session keys) goes
+ * whenever a session starts, changes or ends, and the cache answers only for the session whose token is
+ * stored (`claim`): tokens replaced under the running app never show the last user's data to the next.
  */
 export function createAuthProvider(deps: AuthDeps) {
   const now = deps.now ?? (() => Date.now());
@@ -58,9 +118,44 @@ export function createAuthProvider(deps: AuthDeps) {
     deps.channel?.postMessage(message);
   }
 
+  /** The tab's own record of the session (the keys the session keeps in its sessionStorage) goes with it. */
+  function forgetTabSession() {
+    for (const key of Object.values(TAB_SESSION_KEYS)) deps.tabStorage?.removeItem(key);
+  }
+
+  /**
+   * The session ends in this tab: its tokens, what the tab keeps for it and everything in memory. A visitor
+   * who held none keeps what the tab keeps for the sign-in to come (the checkout chosen before it).
+   */
   function clearLocalSession() {
+    const held = deps.session.getToken() !== null || deps.session.getOfflineToken() !== null;
     deps.session.clear();
+    if (held) forgetTabSession();
     deps.cache.clear();
+  }
+
+  /** The memory answers for the session whose token is stored now; another session's data goes first. */
+  function claimCache(): string | null {
+    const session = sessionIdOf(deps.session.getToken());
+    deps.cache.claim(session);
+    return session;
+  }
+
+  /**
+   * A sign-in's tokens become the tab's session (the offline token only with remember me), with nothing of a
+   * session before it in memory; the other tabs start over with it.
+   */
+  async function startSession(tokens: { access_token: string; offline_token?: string | undefined }, rememberMe: boolean, redirectTo?: string): Promise<SignInResult> {
+    deps.cache.clear();
+    deps.session.setToken(tokens.access_token);
+    deps.session.setOfflineToken(rememberMe ? (tokens.offline_token ?? null) : null);
+    if (!(await validSession())) {
+      return { success: false, error: { name: 'SESSION_EXPIRED', message: 'SESSION_EXPIRED' } };
+    }
+    claimCache();
+    announce({ type: 'login' });
+    // The page decides where to go (it knows the locale prefix and the `to` parameter).
+    return redirectTo ? { success: true, redirectTo } : { success: true };
   }
 
   async function renewOnce(): Promise<boolean> {
@@ -100,52 +195,122 @@ export function createAuthProvider(deps: AuthDeps) {
    * The signed-in user, read once: the guard, the identity and the permissions all ask for it as a page
    * starts, and share the one request under way (issue 18: /users/me once per navigation at most).
    */
-  let reading: Promise<Me | null> | null = null;
+  let reading: { session: string | null; user: Promise<Me | null> } | null = null;
   async function currentUser(): Promise<Me | null> {
+    const session = claimCache();
     if (deps.cache.user) return deps.cache.user;
-    reading ??= readUser().finally(() => {
-      reading = null;
+    // A read under way for another session (its tokens were replaced meanwhile) is not this session's user.
+    if (reading !== null && reading.session === session) return reading.user;
+    const read = { session, user: readUser() };
+    reading = read;
+    void read.user.finally(() => {
+      if (reading === read) reading = null;
     });
-    return reading;
+    return read.user;
   }
 
   async function readUser(): Promise<Me | null> {
     if (!(await validSession())) return null;
+    // After a renewal the session is the same (`sid`), so the claim made before it still holds.
+    const session = claimCache();
     try {
-      deps.cache.user = await deps.http<Me>('/users/me');
-      return deps.cache.user;
+      const user = await deps.http<Me>('/users/me');
+      // Stored only for the session it was read for: the tab may hold another one by now.
+      if (sessionIdOf(deps.session.getToken()) !== session) return null;
+      deps.cache.user = user;
+      return user;
     } catch (error) {
-      // The token is refused (user deleted, secret rotated): the session is over.
-      if (isApiError(error) && error.statusCode === 401) clearLocalSession();
+      // The token is refused (user deleted, session ended elsewhere): the session is over, unless the refusal
+      // was of a session the tab no longer holds.
+      if (isApiError(error) && error.statusCode === 401 && !error.otherSession) clearLocalSession();
       return null;
     }
   }
 
+  /**
+   * The server ends the session these tokens belong to (issue 17). Best effort: the local session is gone
+   * whatever the server answers.
+   */
+  async function endOnServer(token: string | null, offlineToken: string | null): Promise<void> {
+    if (token === null && offlineToken === null) return;
+    await deps.http('/auth/logout', { method: 'POST', noAuth: true, ...(token ? { bearer: token } : {}), body: offlineToken ? { offlineToken } : {} }).catch(() => null);
+  }
+
   const provider = {
-    async login(params: LoginParams) {
+    async login(params: LoginParams): Promise<SignInResult> {
+      const admin = params.admin === true;
+      const rememberMe = !admin && params.rememberMe === true;
       try {
-        const response = await deps.http<LoginResponse>(params.admin ? '/auth/admin-login' : '/auth/login', {
+        const response = await deps.http<LoginResponse>(admin ? '/auth/admin-login' : '/auth/login', {
           method: 'POST',
           noAuth: true,
-          body: params.admin
-            ? { email: params.email, password: params.password }
-            : { email: params.email, password: params.password, rememberMe: Boolean(params.rememberMe) },
+          body: admin ? { email: params.email, password: params.password } : { email: params.email, password: params.password, rememberMe },
         });
-        // The second step (issue 44) is the sign-in page's to show; it answers the challenge.
-        if (isTwoFactorRequired(response)) return { success: false, error: { name: 'TWO_FACTOR_REQUIRED', message: 'TWO_FACTOR_REQUIRED' }, twoFactor: response };
-        deps.cache.clear();
-        deps.session.setToken(response.access_token);
-        deps.session.setOfflineToken(params.rememberMe ? (response.offline_token ?? null) : null);
-        if (!(await validSession())) {
-          return { success: false, error: { name: 'SESSION_EXPIRED', message: 'SESSION_EXPIRED' } };
-        }
-        announce({ type: 'login' });
-        // The page decides where to go (it knows the locale prefix and the `to` parameter).
-        return params.redirectTo ? { success: true, redirectTo: params.redirectTo } : { success: true };
+        // Issue 44: an account with a second factor gets no token yet; the sign-in page asks for it.
+        if (isTwoFactorRequired(response)) return { success: false, twoFactor: stepOf(response, rememberMe, admin) };
+        return await startSession(response, rememberMe, params.redirectTo);
       } catch (error) {
-        const messageKey = messageKeyOf(error);
-        return { success: false, error: { name: messageKey, message: messageKey } };
+        return failure(error);
       }
+    },
+
+    /**
+     * The second step (issue 44): `POST /auth/login/two-factor` with the challenge and one answer; its tokens
+     * start the session as the first step's would have. Fails with the messageKey: INVALID_TWO_FACTOR_CODE
+     * (try again), TWO_FACTOR_CHALLENGE_EXPIRED (start over at the first step), TOO_MANY_REQUESTS...
+     */
+    async completeTwoFactor(step: TwoFactorStep, answer: TwoFactorAnswer): Promise<SignInResult> {
+      try {
+        const tokens = await deps.http<SignInTokens>('/auth/login/two-factor', { method: 'POST', noAuth: true, body: { challenge: step.challenge, ...answer } });
+        return await startSession(tokens, step.rememberMe, undefined);
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    /** WebAuthn options for answering the second step with a passkey (`POST /auth/login/two-factor/passkey`). */
+    async twoFactorPasskeyOptions(step: TwoFactorStep): Promise<WebAuthnJson> {
+      const { options } = await deps.http<{ options: WebAuthnJson }>('/auth/login/two-factor/passkey', { method: 'POST', noAuth: true, body: { challenge: step.challenge } });
+      return options;
+    },
+
+    /** The start of a sign-in with a passkey alone (`POST /auth/passkey/options`): a ceremony and its WebAuthn options. */
+    passkeySignInOptions(): Promise<{ ceremony: string; options: WebAuthnJson }> {
+      return deps.http<{ ceremony: string; options: WebAuthnJson }>('/auth/passkey/options', { method: 'POST', noAuth: true, body: {} });
+    },
+
+    /** Signs in with the browser's answer to a passkey ceremony (`POST /auth/passkey`); `admin` for the admin area. */
+    async passkeySignIn(params: { ceremony: string; response: WebAuthnJson; rememberMe: boolean; admin: boolean }): Promise<SignInResult> {
+      const rememberMe = !params.admin && params.rememberMe;
+      try {
+        const tokens = await deps.http<SignInTokens>('/auth/passkey', {
+          method: 'POST',
+          noAuth: true,
+          body: { ceremony: params.ceremony, response: params.response, rememberMe, admin: params.admin },
+        });
+        return await startSession(tokens, rememberMe, undefined);
+      } catch (error) {
+        return failure(error);
+      }
+    },
+
+    /**
+     * Tokens handed over in the address (spec section 2) become the tab's session: both of them, so a
+     * remembered session of someone else never renews into this one. A different session held before
+     * ends, here (with everything the tab kept for it) and on the server, and the other tabs start over.
+     */
+    async adoptSession(tokens: { accessToken: string | null; offlineToken: string | null }): Promise<void> {
+      const previous = { token: deps.session.getToken(), offlineToken: deps.session.getOfflineToken() };
+      if (previous.token === tokens.accessToken && previous.offlineToken === tokens.offlineToken) return;
+      const sameSession = tokens.accessToken !== null && sessionIdOf(previous.token) === sessionIdOf(tokens.accessToken);
+      if (!sameSession) clearLocalSession();
+      if (tokens.accessToken) deps.session.setToken(tokens.accessToken);
+      else deps.session.clear();
+      deps.session.setOfflineToken(tokens.offlineToken);
+      claimCache();
+      if (sameSession) return;
+      announce({ type: 'login' });
+      await endOnServer(previous.token, previous.offlineToken);
     },
 
     /** Spec section 4: confirming an account with its emailed code stores the returned access token. */
@@ -159,6 +324,7 @@ export function createAuthProvider(deps: AuthDeps) {
         deps.cache.clear();
         deps.session.setOfflineToken(null);
         deps.session.setToken(response.access_token);
+        claimCache();
         announce({ type: 'login' });
         return { success: true };
       } catch (error) {
@@ -172,22 +338,25 @@ export function createAuthProvider(deps: AuthDeps) {
      * access token is kept (no offline token: social sign-in does not remember the device). A failure
      * leaves no session behind (spec section 2: log out, then login with the error).
      */
-    async socialLogin(params: { provider: 'google' | 'facebook'; code: string; state: string; iss?: string; redirectUrl: string }) {
+    async socialLogin(params: { provider: SocialProvider; code: string; state: string; iss?: string; redirectUrl: string }): Promise<SocialSignInResult> {
       const { provider, ...body } = params;
       try {
-        const response = await deps.http<{ access_token: string; isNewUser: boolean }>(`/auth/${provider}/redirect`, {
+        const response = await deps.http<{ access_token: string; isNewUser: boolean } | TwoFactorRequired>(`/auth/${provider}/redirect`, {
           method: 'POST',
           noAuth: true,
           body,
         });
+        // Issue 44: the account has a second factor; the callback page asks for it.
+        if (isTwoFactorRequired(response)) return { success: false, twoFactor: stepOf(response, false, false) };
         deps.cache.clear();
         deps.session.setOfflineToken(null);
         deps.session.setToken(response.access_token);
+        claimCache();
         announce({ type: 'login' });
-        return { success: true as const, isNewUser: response.isNewUser };
+        return { success: true, isNewUser: response.isNewUser };
       } catch (error) {
         clearLocalSession();
-        return { success: false as const, messageKey: messageKeyOf(error) };
+        return { success: false, messageKey: messageKeyOf(error) };
       }
     },
 
@@ -215,27 +384,47 @@ export function createAuthProvider(deps: AuthDeps) {
       deps.cache.user = user;
     },
 
+    /**
+     * Reads the current user again after a change the answer did not carry (a second factor set up or
+     * removed: `twoFactorEnabled`, `twoFactorEnrolmentRequired`); the user before stays until it is in.
+     */
+    async reloadUser(): Promise<Me | null> {
+      const session = claimCache();
+      const user = await deps.http<Me>('/users/me');
+      if (sessionIdOf(deps.session.getToken()) !== session) return null;
+      deps.cache.user = user;
+      return user;
+    },
+
     async logout(params?: { redirectTo?: string }) {
       const token = deps.session.getToken();
       const offlineToken = deps.session.getOfflineToken();
       clearLocalSession();
       announce({ type: 'logout' });
-      if (token !== null || offlineToken !== null) {
-        // The server ends the session the token belongs to (issue 17). Best effort: the local session is
-        // gone whatever the server answers.
-        await deps.http('/auth/logout', { method: 'POST', noAuth: true, ...(token ? { bearer: token } : {}), body: offlineToken ? { offlineToken } : {} }).catch(() => null);
-      }
+      await endOnServer(token, offlineToken);
       return { success: true, redirectTo: params?.redirectTo ?? '/login' };
     },
 
     async check() {
-      if (await validSession()) return { authenticated: true };
+      if (await validSession()) {
+        claimCache();
+        return { authenticated: true };
+      }
       return { authenticated: false, logout: true, redirectTo: '/login' };
     },
 
     async onError(error: unknown) {
-      if (isApiError(error) && error.statusCode === 401) {
+      if (!isApiError(error) || error.otherSession) return {};
+      // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing,
+      // nor does a refusal of what the person typed.
+      if (error.statusCode === 401 && !REFUSED_ANSWERS.has(error.messageKey)) {
         return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
+      }
+      // Issue 44: the server requires staff to set up a second factor (STAFF_TWO_FACTOR, turned on after this
+      // session read its user): read the user again, so the route guard keeps them on the security page.
+      if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
+        await provider.reloadUser().catch(() => null);
+        return { redirectTo: '/account/security' };
       }
       return {};
     },
@@ -249,8 +438,23 @@ export function createAuthProvider(deps: AuthDeps) {
       return user?.roles ?? [];
     },
 
-    /** Called when another tab announces a logout: drop this tab's copy of the session too. */
+    /**
+     * The user of this tab's session as far as it is known without asking: the cached user, when the cache
+     * belongs to the session whose token is stored (the route guard's synchronous answer).
+     */
+    knownUser(): Me | null {
+      return deps.cache.session !== null && deps.cache.session === sessionIdOf(deps.session.getToken()) ? deps.cache.user : null;
+    },
+
+    /** Another tab signed out: drop this tab's copy of the session too (the tokens it shares are gone already). */
     handleRemoteLogout() {
+      forgetTabSession();
+      deps.cache.clear();
+    },
+
+    /** Another tab signed in, maybe as someone else: what this tab kept for its session is not the new one's. */
+    handleRemoteLogin() {
+      forgetTabSession();
       deps.cache.clear();
     },
 
@@ -262,6 +466,10 @@ export function createAuthProvider(deps: AuthDeps) {
 }
 
 export type PortalAuthProvider = ReturnType<typeof createAuthProvider>;
+
+function stepOf(answer: TwoFactorRequired, rememberMe: boolean, admin: boolean): TwoFactorStep {
+  return { challenge: answer.challenge, methods: answer.methods, rememberMe, admin };
+}
 
 /**
  * Cross-tab behaviour (spec section 4): a logout elsewhere removes this tab's session data and sends it to

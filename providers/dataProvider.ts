@@ -147,8 +147,10 @@ export function createDataProvider(http: HttpClient, deps: DataProviderDeps = {}
       const url = account?.one ?? itemPath(resource, id);
       return { data: await call<TData>(url, { method: account?.update ?? 'PATCH', body: variables }) };
     },
-    async deleteOne<TData extends BaseRecord = BaseRecord>({ resource, id }: Parameters<DataProvider['deleteOne']>[0]) {
-      const data = await call<TData | null>(itemPath(resource, id), { method: 'DELETE' });
+    /** A removal that needs proof (a passkey: the password or a code, issue 44) sends it as the body. */
+    async deleteOne<TData extends BaseRecord = BaseRecord>({ resource, id, variables }: Parameters<DataProvider['deleteOne']>[0]) {
+      const body = typeof variables === 'object' && variables !== null && Object.keys(variables).length > 0 ? { body: variables } : {};
+      const data = await call<TData | null>(itemPath(resource, id), { method: 'DELETE', ...body });
       return { data: (data ?? { id }) as TData };
     },
     /** `useCustom` and `useCustomMutation`: `url` is a path under the API base, like every other call here. */

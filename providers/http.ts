@@ -1,5 +1,5 @@
 import type { ErrorBody } from '../contract/errors.js';
-import { createMemoryStorage, createSessionStore, writeSessionHint, type SessionStore } from './session.js';
+import { createMemoryStorage, createSessionStore, sessionIdOf, writeSessionHint, type SessionStore } from './session.js';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -14,6 +14,11 @@ export interface RequestOptions {
 /** What a failed call rejects with: the server's body plus the HTTP status. */
 export interface ApiError extends ErrorBody {
   statusCode: number;
+  /**
+   * The call was made for a session the tab no longer holds (signed out, or another session's tokens
+   * arrived while it was under way): its refusal says nothing about the session held now (issue 44 item 8).
+   */
+  otherSession?: true;
 }
 
 export function isApiError(value: unknown): value is ApiError {
@@ -57,15 +62,18 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
   return async function request<T>(url: string, options: RequestOptions = {}, retried = false): Promise<T> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (deps.language) headers['Accept-Language'] = deps.language();
+    let sent: string | null = null;
     if (!options.noAuth) {
-      const token = deps.session.getToken();
-      if (token === null) {
+      sent = deps.session.getToken();
+      if (sent === null) {
         const error: ApiError = { messageKey: 'UNAUTHORIZED', message: 'No session', statusCode: 401 };
         throw error;
       }
-      headers.Authorization = `Bearer ${token}`;
+      headers.Authorization = `Bearer ${sent}`;
     }
     if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
+    // Whether the tab still holds the session this call was made for, once its answer is in.
+    const sessionHeld = () => sent !== null && sessionIdOf(deps.session.getToken()) === sessionIdOf(sent);
 
     let response: Response;
     try {
@@ -81,15 +89,18 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       throw error;
     }
 
+    // A renewed token replaces the stored one only when it renews the session held: a slow answer to a call of
+    // the session before (another user signed in meanwhile) must not put that session back (issue 44 item 8).
     const renewed = response.headers.get('Bearer');
-    if (renewed && renewed.trim() !== '') deps.session.setToken(renewed);
+    if (renewed && renewed.trim() !== '' && sessionHeld()) deps.session.setToken(renewed);
 
     const body = await readBody(response);
     if (!response.ok) {
       const errorBody = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
       const messageKey = errorBody.messageKey ?? 'DEFAULT';
+      const held = sessionHeld();
       const renew = deps.renewal?.renew;
-      if (messageKey === 'SESSION_EXPIRED' && !options.noAuth && !retried && renew && (await renew())) {
+      if (messageKey === 'SESSION_EXPIRED' && !options.noAuth && !retried && held && renew && (await renew())) {
         return request<T>(url, options, true);
       }
       const error: ApiError = {
@@ -97,6 +108,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
         messageKey,
         message: errorBody.message ?? response.statusText,
         statusCode: response.status,
+        ...(sent !== null && !held ? { otherSession: true as const } : {}),
       };
       throw error;
     }

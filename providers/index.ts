@@ -10,7 +10,13 @@ import { http, session, sessionRenewal } from './http.js';
 export const cache = createSessionCache();
 export const authChannel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL);
-export const authProvider = createAuthProvider({ http, session, cache, channel: authChannel });
+export const authProvider = createAuthProvider({
+  http,
+  session,
+  cache,
+  channel: authChannel,
+  tabStorage: typeof sessionStorage === 'undefined' ? null : sessionStorage,
+});
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
 export { http, session };

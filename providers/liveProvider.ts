@@ -104,7 +104,7 @@ interface Subscription {
  * the first subscriber and closed a little after the last; it reconnects with backoff when the stream
  * drops or goes silent. Each message becomes an event on the channels of the resources it changes.
  */
-export function createLiveProvider(open: OpenStream): LiveProvider {
+export function createLiveProvider(open: OpenStream): LiveProvider & { reset(): void } {
   const subscriptions = new Set<Subscription>();
   let stop: (() => void) | null = null;
   let linger: ReturnType<typeof setTimeout> | undefined;
@@ -177,6 +177,16 @@ export function createLiveProvider(open: OpenStream): LiveProvider {
         stop?.();
         stop = null;
       }, LINGER_MS);
+    },
+    /**
+     * The session changed or ended (issue 44 item 8): the stream, opened with its token, closes now and its
+     * listeners are forgotten; the next subscriber opens a stream of the session held then.
+     */
+    reset() {
+      subscriptions.clear();
+      clearTimeout(linger);
+      stop?.();
+      stop = null;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { jwtDecode } from 'jwt-decode';
 import { hasSessionHint, SESSION_HINT_COOKIE } from '../contract/session-hint.js';
 
 /**
@@ -6,6 +7,32 @@ import { hasSessionHint, SESSION_HINT_COOKIE } from '../contract/session-hint.js
  */
 export const TOKEN_KEY = 'token';
 export const OFFLINE_TOKEN_KEY = 'offlineToken';
+
+/**
+ * What a tab keeps in its sessionStorage for the session it holds, removed when that session ends (issue 44
+ * item 8): the profile-redirect flag (spec section 2, allowAll), the checkout a visitor chose before signing
+ * in or up, and a signed-in checkout's Humble Bundle code. The UI language stays: it is the tab's choice,
+ * not the user's.
+ */
+export const TAB_SESSION_KEYS = {
+  profileFlag: 'redirectToProfile',
+  storedCheckout: 'storedCheckout',
+  humbleBundle: 'humbleBundleCheckout',
+} as const;
+
+/**
+ * The server session an access token belongs to: its `sid` claim (issue 17), which a renewal keeps and every
+ * sign-in makes anew. A token that does not say (not a JWT) stands for a session of its own. Null for none.
+ */
+export function sessionIdOf(token: string | null): string | null {
+  if (token === null || isBlank(token)) return null;
+  try {
+    const { sid } = jwtDecode<{ sid?: unknown }>(token);
+    return typeof sid === 'string' && sid !== '' ? sid : token;
+  } catch {
+    return token;
+  }
+}
 
 /** Empty, null, undefined or whitespace-only counts as no token (spec section 4). */
 export function isBlank(value: unknown): boolean {

@@ -56,6 +56,16 @@ export function chunkClosure(manifest: Manifest, keys: string[]): string[] {
  * beside the overview's code and data on every first visit, which nothing on a phone's first screen shows.
  */
 export const ON_DEMAND_MODULES = new Set([
+  // Issue 44: the sign-in's second step, asked for by an account with a second factor, and the passkey
+  // ceremonies (WebAuthn), run on a click or offered once the page is idle.
+  'src/pages/auth/TwoFactorForm.tsx',
+  'src/pages/auth/passkeySignIn.ts',
+  // Issue 44: the security page's dialogs and the authenticator app's setup (with the QR code), opened by a
+  // click, and the passkey ceremony behind "Add a passkey".
+  'src/pages/account/security/ReauthDialog.tsx',
+  'src/pages/account/security/PasskeyNameDialog.tsx',
+  'src/pages/account/security/TotpSetup.tsx',
+  'src/passkeys/webauthn.ts',
   'src/pages/account/profile/ChangeEmail.tsx',
   'src/pages/account/profile/ProfileSections.tsx',
   'src/pages/checkout/new/DiscountDialog.tsx',

@@ -59,11 +59,12 @@ export function routeChunkName(id: string): string | null {
 }
 
 /**
- * The parts the sign-in and registration forms share, and the sign-in form's own: two chunks of their own
+ * The parts the sign-in and registration forms share (with what the sign-in form, its second step and the
+ * security page ask the browser about passkeys), and the sign-in form's own: two chunks of their own
  * (vite.config.ts), so the public pages load them together instead of in ten small files.
  */
 export const FORM_GROUPS = [
-  { name: 'form-parts', test: /src\/components\/(SocialButtons|social|ErrorAlert|PageCard|StepLabel|form\/(PasswordInput|TextInput|useFormFields))\.tsx?$/ },
+  { name: 'form-parts', test: /src\/(components\/(SocialButtons|social|ErrorAlert|PageCard|StepLabel|form\/(PasswordInput|TextInput|useFormFields))|passkeys\/support)\.tsx?$/ },
   { name: 'sign-in-form', test: /src\/pages\/auth\/(SignInForm|useSignIn)\.tsx?$/ },
 ];
 

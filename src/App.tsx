@@ -6,12 +6,13 @@ import './boot/after-mui-baseline.js';
 import { Suspense, useEffect } from 'react';
 import { BrowserRouter, createRoutesFromElements, Outlet, Route, useLocation, useRoutes } from 'react-router';
 import { listenToOtherTabs } from '../providers/authProvider.js';
-import { authChannel, authProvider, session } from '../providers/index.js';
+import { authChannel, authProvider, cache, session } from '../providers/index.js';
+import { sessionIdOf } from '../providers/session.js';
 import { FullPageSpinner } from './components/FullPageSpinner.js';
 import { LocaleScope } from './components/LocaleScope.js';
 import { PublicLayout } from './components/layout/PublicLayout.js';
 import { pageOf } from './pages/index.js';
-import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH } from './routing/guard.js';
+import { isAdminPath, LOGIN_PATH, ADMIN_LOGIN_PATH, takeSessionFromQuery } from './routing/guard.js';
 import { isLocale, readStoredLocale, splitLocale, withLocale, type Locale } from './routing/locale.js';
 import { preloadable } from './routing/preloadable.js';
 import { RouteGuard } from './routing/RouteGuard.js';
@@ -34,12 +35,21 @@ const AccessGate = signedInFrame.gate.Component;
 /**
  * The signed-in frame around a signed-in screen. A visitor without a stored session never loads it: the
  * screen's route guard sends them to sign-in (spec section 2) without the frame's code on the way.
+ *
+ * One frame serves one server session (issue 44 item 8). Read on every navigation, the stored token names
+ * the session; when it is another one than the memory holds (tokens replaced in another tab or by hand), the
+ * memory is emptied and a new frame, with a query client of its own, mounts in place of the last one before
+ * anything of it renders: nothing the last session read, and no query that held it, shows in the next.
  */
 function SignedInFrame() {
-  if (session.getToken() === null && session.getOfflineToken() === null) return <Outlet />;
+  useLocation();
+  const token = session.getToken();
+  if (token === null && session.getOfflineToken() === null) return <Outlet />;
+  const sessionId = sessionIdOf(token);
+  cache.claim(sessionId);
   return (
     <Suspense fallback={<FullPageSpinner />}>
-      <AccountLayout />
+      <AccountLayout key={sessionId ?? ''} session={sessionId} />
     </Suspense>
   );
 }
@@ -95,7 +105,17 @@ function treeOf(pathname: string) {
 }
 
 function AppRoutes() {
-  return useRoutes(treeOf(useLocation().pathname));
+  const location = useLocation();
+  const routes = useRoutes(treeOf(location.pathname));
+  // Tokens handed over in the address of the running app (a link inside it): the address is loaded anew, so
+  // they are taken as on any load (src/main.tsx), before anything renders, with nothing of the session
+  // before in memory.
+  const { accessToken, offlineToken } = takeSessionFromQuery(location.search);
+  const handedOver = accessToken !== null || offlineToken !== null;
+  useEffect(() => {
+    if (handedOver) window.location.reload();
+  }, [handedOver]);
+  return handedOver ? <FullPageSpinner /> : routes;
 }
 
 /** Another tab signed out: drop this tab's session and go to sign-in. Another tab signed in: start over. */
@@ -109,7 +129,10 @@ function useCrossTabSession() {
         const target = isAdminPath(path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
         window.location.assign(withLocale(target, readStoredLocale(sessionStorage)));
       },
-      onLogin: () => window.location.assign(window.location.origin),
+      onLogin: () => {
+        authProvider.handleRemoteLogin();
+        window.location.assign(window.location.origin);
+      },
     });
   }, []);
 }

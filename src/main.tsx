@@ -18,13 +18,14 @@ import { ROUTES } from './routing/routes.js';
 
 /**
  * Tokens handed over in the address (`access-token`, `offline-token`, spec section 2) become the session
- * before anything renders, and leave the address so they are not bookmarked or shared.
+ * before anything renders, and leave the address so they are not bookmarked or shared. They replace the
+ * session the tab held, both tokens of it (the auth provider's adoptSession).
  */
 function adoptSessionFromAddress(): void {
   const taken = takeSessionFromQuery(window.location.search);
   if (!taken.accessToken && !taken.offlineToken) return;
-  if (taken.accessToken) session.setToken(taken.accessToken);
-  if (taken.offlineToken) session.setOfflineToken(taken.offlineToken);
+  // Its local part is done when this returns; the server's end of a session replaced follows on its own.
+  void authProvider.adoptSession({ accessToken: taken.accessToken, offlineToken: taken.offlineToken });
   window.history.replaceState(window.history.state, '', `${window.location.pathname}${taken.search}${window.location.hash}`);
 }
 

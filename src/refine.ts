@@ -5,7 +5,8 @@ import { createDataProvider } from '../providers/dataProvider.js';
 import { openStream } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
-import { authProvider, http } from '../providers/index.js';
+import { authProvider, cache, http, session } from '../providers/index.js';
+import { sessionIdOf } from '../providers/session.js';
 import { i18n } from './i18n.js';
 import { routerProvider } from './routing/routerProvider.js';
 import type { FirstRecord } from './boot/firstRecord.js';
@@ -39,7 +40,6 @@ export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceNam
  * second request for the same answer was the server's work and a further render in the middle of the load.
  * Later mounts ask as usual, and the live provider's events refresh these queries as any other.
  */
-const primedAt = new Map<string, number>();
 const PRIMED_FRESH_MS = 5_000;
 
 /**
@@ -47,21 +47,59 @@ const PRIMED_FRESH_MS = 5_000;
  * the previous page's data while the next loads); created here so the first screen's answers can be put
  * in before it renders (primeFirstScreen).
  */
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      refetchOnWindowFocus: false,
-      placeholderData: keepPreviousData,
-      refetchOnMount: (query) => Date.now() - (primedAt.get(query.queryHash) ?? Number.NEGATIVE_INFINITY) > PRIMED_FRESH_MS,
+function newQueryClient(primedAt: Map<string, number>): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchOnWindowFocus: false,
+        placeholderData: keepPreviousData,
+        refetchOnMount: (query) => Date.now() - (primedAt.get(query.queryHash) ?? Number.NEGATIVE_INFINITY) > PRIMED_FRESH_MS,
+      },
     },
-  },
+  });
+}
+
+interface SessionQueries {
+  /** The server session (the access token's `sid`) whose answers the client holds. */
+  session: string | null;
+  client: QueryClient;
+  primedAt: Map<string, number>;
+}
+let current: SessionQueries | null = null;
+
+/**
+ * Refine's query client of one server session (issue 44 item 8). A tab outlives its sessions, and one
+ * client for the tab's life showed the next user the last one's plan, price and card until each screen
+ * had asked again: a query the next screen mounts with finds the last session's answer, and Refine's
+ * `keepPreviousData` shows the answer a mounted query had before. Each session gets a client of its own,
+ * and the signed-in frame mounts anew for it (src/App.tsx, SignedInFrame), so no query and no observer
+ * crosses from one session to the next. The session's end drops its client (the cache store below).
+ */
+export function queryClientOf(sessionId: string | null): QueryClient {
+  if (current?.session !== sessionId) {
+    const dropped = current;
+    const primedAt = new Map<string, number>();
+    current = { session: sessionId, client: newQueryClient(primedAt), primedAt };
+    // The frame of the session before may still be on screen for this render; its client empties after it.
+    if (dropped) setTimeout(() => dropped.client.clear());
+  }
+  return current.client;
+}
+
+cache.add(() => {
+  const dropped = current;
+  current = null;
+  liveProvider.reset();
+  if (dropped) setTimeout(() => dropped.client.clear());
 });
 
 function prime(key: QueryKey, answer: unknown): void {
-  queryClient.setQueryData(key, answer);
-  primedAt.set(hashKey(key), Date.now());
+  const queries = queryClientOf(sessionIdOf(session.getToken()));
+  queries.setQueryData(key, answer);
+  current?.primedAt.set(hashKey(key), Date.now());
 }
 
+const liveProvider = createLiveProvider(openStream);
 const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
 
 /**
@@ -95,25 +133,30 @@ export async function primeFirstScreen(firstRecord: Promise<FirstRecord | null>)
   names.forEach((resource, index) => prime(accessKey(resource), answers[index]));
 }
 
+const dataProvider = createDataProvider(http, { translate: messageText });
+const i18nProvider = createI18nProvider(i18n);
+
 /**
- * Refine's configuration: the providers, the resources the menus, access control and data hooks know
- * about (spec sections 2 and 6), and the options. <Refine> itself is mounted by the signed-in frame
- * (src/components/layout/AccountLayout.tsx, which adds the notification provider), so the public pages
- * never download Refine.
+ * Refine's configuration for one server session: the providers, the resources the menus, access control and
+ * data hooks know about (spec sections 2 and 6), and the options with the session's query client. <Refine>
+ * itself is mounted by the signed-in frame (src/components/layout/AccountLayout.tsx, which adds the
+ * notification provider), so the public pages never download Refine.
  */
-export const refineProps = {
-  routerProvider,
-  dataProvider: createDataProvider(http, { translate: messageText }),
-  liveProvider: createLiveProvider(openStream),
-  authProvider,
-  accessControlProvider,
-  i18nProvider: createI18nProvider(i18n),
-  resources,
-  options: {
-    disableTelemetry: true,
-    syncWithLocation: true,
-    warnWhenUnsavedChanges: false,
-    liveMode: 'auto',
-    reactQuery: { clientConfig: queryClient },
-  },
-} satisfies Omit<RefineProps, 'children'>;
+export function refinePropsOf(sessionId: string | null) {
+  return {
+    routerProvider,
+    dataProvider,
+    liveProvider,
+    authProvider,
+    accessControlProvider,
+    i18nProvider,
+    resources,
+    options: {
+      disableTelemetry: true,
+      syncWithLocation: true,
+      warnWhenUnsavedChanges: false,
+      liveMode: 'auto',
+      reactQuery: { clientConfig: queryClientOf(sessionId) },
+    },
+  } satisfies Omit<RefineProps, 'children'>;
+}

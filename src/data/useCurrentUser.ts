@@ -20,6 +20,19 @@ export function useRememberUser(): (user: Me) => Promise<void> {
 }
 
 /**
+ * After a change whose answer does not carry the user (issue 44: a second factor set up or removed), the
+ * session's user is read again and Refine's identity queries follow it.
+ */
+export function useReloadUser(): () => Promise<Me | null> {
+  const invalidateAuth = useInvalidateAuthStore();
+  return useCallback(async () => {
+    const user = await authProvider.reloadUser();
+    await invalidateAuth();
+    return user;
+  }, [invalidateAuth]);
+}
+
+/**
  * Sets or changes the password through the auth provider, which keeps the session the server hands back
  * (a password change ends the other sessions and renews this one).
  */

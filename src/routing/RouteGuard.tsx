@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { cache } from '../../providers/index.js';
 import { useLocale } from '../components/LocaleScope.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
 import { decideNavigation, PROFILE_FLAG_KEY } from './guard.js';
@@ -8,8 +9,11 @@ import { splitLocale } from './locale.js';
 import type { RouteEntry } from './routes.js';
 import { useSessionState } from './useSessionState.js';
 
-/** The app path the user saw last, for "stay where they were" on anonymous-only pages. */
+/** The app path the user saw last, for "stay where they were" on anonymous-only pages; the session's own. */
 let lastRenderedPath: string | null = null;
+cache.add(() => {
+  lastRenderedPath = null;
+});
 
 /** Applies the navigation rules of src/routing/guard.ts to one route on every navigation. */
 export function RouteGuard({ entry, children }: { entry: RouteEntry; children: ReactNode }) {
@@ -26,6 +30,7 @@ export function RouteGuard({ entry, children }: { entry: RouteEntry; children: R
           access: entry.access,
           allowAll: entry.allowAll ?? false,
           authenticated: sessionState.authenticated,
+          enrolmentRequired: sessionState.enrolmentRequired,
           profileFlag: sessionStorage.getItem(PROFILE_FLAG_KEY) !== null,
           previousPath: lastRenderedPath,
           requestedReturn: new URLSearchParams(location.search).get('to'),

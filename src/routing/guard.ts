@@ -1,3 +1,5 @@
+import { TAB_SESSION_KEYS } from '../../providers/session.js';
+
 /**
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
  * every navigation. Paths here are app paths without the locale prefix.
@@ -10,6 +12,7 @@ export const SUB_PAYMENT_PATH = '/sub-payment';
 export const LOGIN_PATH = '/login';
 export const ADMIN_LOGIN_PATH = '/admin/login';
 export const ADMIN_HOME_PATH = '/admin/users';
+export const SECURITY_PATH = '/account/security';
 
 /** A path whose first segment is `admin` belongs to the admin area. */
 export function isAdminPath(path: string): boolean {
@@ -23,6 +26,8 @@ export interface GuardInput {
   access: Access;
   allowAll: boolean;
   authenticated: boolean;
+  /** Issue 44: the signed-in user is staff without a second factor while one is required (Me.twoFactorEnrolmentRequired). */
+  enrolmentRequired: boolean;
   /** The flag an earlier event set (spec section 2: allowAll). */
   profileFlag: boolean;
   /** Where the user was before this navigation, if inside the app. */
@@ -40,10 +45,13 @@ export type GuardDecision =
  * admin role) is the access control provider's answer, asked by the signed-in frame (AccessGate).
  */
 export function decideNavigation(input: GuardInput): GuardDecision {
+  const needsLogin = input.access === 'user' || input.access === 'admin';
+  if (needsLogin && input.authenticated && input.enrolmentRequired && !reachableWhileEnrolling(input.path)) {
+    return { type: 'redirect', to: SECURITY_PATH };
+  }
   if (input.profileFlag && !input.allowAll) {
     return { type: 'redirect', to: PROFILE_PATH, clearProfileFlag: true };
   }
-  const needsLogin = input.access === 'user' || input.access === 'admin';
   if (needsLogin && !input.authenticated) {
     const login = isAdminPath(input.path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
     return { type: 'redirect', to: `${login}?to=${encodeURIComponent(input.returnTo)}` };
@@ -56,6 +64,18 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   }
   return { type: 'render' };
 }
+
+/**
+ * Issue 44: staff without a second factor while STAFF_TWO_FACTOR=required can do nothing but set one up. Of
+ * the signed-in screens only the security page, where they do, is theirs (the route guard sends every other
+ * one there, and the menus offer no other); public pages stay as they are.
+ */
+export function reachableWhileEnrolling(path: string): boolean {
+  return path === SECURITY_PATH;
+}
+
+/** Where staff continue once they have set up a second factor: where staff land after signing in. */
+export const AFTER_ENROLMENT_PATH = ADMIN_HOME_PATH;
 
 /**
  * After Google or Facebook sign-in (spec section 2): someone who has never paid and owns no perpetual
@@ -107,12 +127,13 @@ export function takeSessionFromQuery(search: string): {
   };
 }
 
-export const PROFILE_FLAG_KEY = 'redirectToProfile';
+// The tab keeps these for its session only: they go when it ends (providers/session.ts, TAB_SESSION_KEYS).
+export const PROFILE_FLAG_KEY = TAB_SESSION_KEYS.profileFlag;
 /** The checkout a visitor chose before signing up (written by the checkout pages). */
-export const STORED_CHECKOUT_KEY = 'storedCheckout';
+export const STORED_CHECKOUT_KEY = TAB_SESSION_KEYS.storedCheckout;
 
 /** After confirming a new account: on to the stored checkout (sub-payment), or choose a plan (spec section 2). */
 export function afterConfirmation(storage: Pick<Storage, 'getItem'>): string {
   return storage.getItem(STORED_CHECKOUT_KEY) ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
 }
-export const HUMBLE_BUNDLE_KEY = 'humbleBundleCheckout';
+export const HUMBLE_BUNDLE_KEY = TAB_SESSION_KEYS.humbleBundle;

@@ -101,6 +101,9 @@ export const RESOURCES = {
   licences: 'user',
   seats: 'user',
   sessions: 'user',
+  // Issue 44: shown on the security page beside the sessions.
+  'two-factor': 'user',
+  passkeys: 'user',
   plans: 'user',
   'perpetual-products': 'user',
   checkout: 'user',

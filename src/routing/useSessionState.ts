@@ -1,20 +1,24 @@
 import { startTransition, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { authProvider, cache, session } from '../../providers/index.js';
+import { authProvider, session } from '../../providers/index.js';
 import { isTokenFresh } from '../../providers/authProvider.js';
 
 export type SessionState =
   | { status: 'pending' }
-  | { status: 'ready'; authenticated: boolean };
+  | { status: 'ready'; authenticated: boolean; enrolmentRequired: boolean };
 
-/** What is known without waiting: a fresh token and a cached user, or clearly no session. */
+/**
+ * What is known without waiting: a fresh token and the cached user of its session (with whether it must set
+ * up a second factor first, issue 44), or clearly no session.
+ */
 function snapshot(): SessionState {
   const token = session.getToken();
   if (token !== null && isTokenFresh(token, Date.now())) {
-    return cache.user ? { status: 'ready', authenticated: true } : { status: 'pending' };
+    const user = authProvider.knownUser();
+    return user ? { status: 'ready', authenticated: true, enrolmentRequired: user.twoFactorEnrolmentRequired } : { status: 'pending' };
   }
   if (session.getOfflineToken() !== null) return { status: 'pending' };
-  return { status: 'ready', authenticated: false };
+  return { status: 'ready', authenticated: false, enrolmentRequired: false };
 }
 
 /**

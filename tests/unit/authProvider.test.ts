@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, listenToOtherTabs } from '../../providers/authProvider.js';
 import { createSessionCache } from '../../providers/cache.js';
 import type { ApiError, HttpClient, RequestOptions } from '../../providers/http.js';
-import { createSessionStore } from '../../providers/session.js';
+import { createSessionStore, TAB_SESSION_KEYS } from '../../providers/session.js';
 import type { Me } from '../../contract/users.js';
 import { jwt, memoryStorage } from './fakes.js';
 
@@ -62,10 +62,16 @@ function setup(answers: Record<string, Answer> = {}, stored: { token?: string; o
   if (stored.token !== undefined) session.setToken(stored.token);
   if (stored.offline !== undefined) session.setOfflineToken(stored.offline);
   const cache = createSessionCache();
+  // A per-user store of the kind the signed-in frame adds (Refine's query cache, the live stream).
+  const store = { cleared: 0 };
+  cache.add(() => {
+    store.cleared += 1;
+  });
+  const tabStorage = memoryStorage();
   const channel = { postMessage: vi.fn() };
   const { http, calls } = fakeHttp(answers);
-  const auth = createAuthProvider({ http, session, cache, channel, now: () => NOW_MS });
-  return { auth, session, cache, channel, calls };
+  const auth = createAuthProvider({ http, session, cache, channel, tabStorage, now: () => NOW_MS });
+  return { auth, session, cache, channel, calls, store, tabStorage };
 }
 
 function callsTo(calls: HttpCall[], url: string): HttpCall[] {
@@ -369,6 +375,19 @@ describe('onError', () => {
     await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true });
   });
 
+  it.each(['INVALID_TWO_FACTOR_CODE', 'WRONG_PASSWORD', 'PASSKEY_VERIFICATION_FAILED'])('a 401 that refuses what the person typed (%s) does not log out (issue 44)', async (messageKey) => {
+    const { auth } = setup();
+    const result: { logout?: boolean } = await auth.onError(apiError(401, messageKey));
+    expect(result.logout).toBeFalsy();
+  });
+
+  it('a 403 TWO_FACTOR_ENROLMENT_REQUIRED reads the user again and sends them to the security page (issue 44)', async () => {
+    const { auth, calls, cache } = setup({ '/users/me': { ...ME, roles: ['user', 'admin'], twoFactorEnrolmentRequired: true } }, { token: FRESH });
+    await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({ redirectTo: '/account/security' });
+    expect(callsTo(calls, '/users/me')).toHaveLength(1);
+    expect(cache.user?.twoFactorEnrolmentRequired).toBe(true);
+  });
+
   it('a 403 does not log out', async () => {
     const { auth } = setup();
     const result: { logout?: boolean } = await auth.onError(apiError(403, 'FORBIDDEN'));
@@ -514,5 +533,299 @@ describe('listenToOtherTabs: cross-tab events (spec section 4)', () => {
     });
     await auth.logout();
     await vi.waitFor(() => expect(handlers.onLogout).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
+  const A = jwt(NOW_S + 3600, { sid: 'session-a', sub: 'u1' });
+  const A_RENEWED = jwt(NOW_S + 7200, { sid: 'session-a', sub: 'u1' });
+  const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
+  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com' };
+  const TAB_KEYS = Object.values(TAB_SESSION_KEYS);
+
+  function fillTab(tabStorage: Storage) {
+    for (const key of TAB_KEYS) tabStorage.setItem(key, 'kept for the session');
+    tabStorage.setItem('locale', 'de');
+  }
+
+  it('logout empties every per-user store and the keys the tab kept for the session, but not the tab’s language', async () => {
+    const { auth, cache, store, tabStorage } = setup({ '/auth/logout': null }, { token: A });
+    cache.user = ME;
+    fillTab(tabStorage);
+    await auth.logout();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    expect(tabStorage.getItem('locale')).toBe('de');
+  });
+
+  it('a sign-in starts with empty stores, and keeps the checkout the visitor chose before signing in', async () => {
+    const { auth, cache, store, tabStorage } = setup({ '/auth/login': { access_token: B } });
+    cache.user = ME;
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"subscription"}');
+    await auth.login({ email: 'b@example.com', password: 'secret123' });
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    expect(cache.user).toBeNull();
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"subscription"}');
+  });
+
+  it('a failed renewal ends the session with everything the tab kept for it', async () => {
+    const { auth, store, tabStorage, session } = setup(
+      {
+        '/auth/validate': () => {
+          throw apiError(401, 'INVALID_TOKEN');
+        },
+      },
+      { token: EXPIRED, offline: 'offline-1' },
+    );
+    fillTab(tabStorage);
+    await auth.check();
+    expect(session.getToken()).toBeNull();
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+  });
+
+  it('another tab’s sign-out empties the stores and the tab’s keys; the tokens (shared) are the other tab’s to clear', async () => {
+    const { auth, cache, store, tabStorage, session } = setup({}, { token: B });
+    cache.user = ME;
+    fillTab(tabStorage);
+    auth.handleRemoteLogout();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    // A sign-in in another tab right after it stored these: they are not this tab's to remove.
+    expect(session.getToken()).toBe(B);
+  });
+
+  it('another tab’s sign-in empties the stores: this tab starts over with the session stored now', () => {
+    const { auth, cache, store, tabStorage } = setup({}, { token: B });
+    cache.user = ME;
+    fillTab(tabStorage);
+    auth.handleRemoteLogin();
+    expect(store.cleared).toBe(1);
+    expect(cache.user).toBeNull();
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+  });
+
+  it('tokens replaced under the running app: the user read for the session before is not answered for the next', async () => {
+    let tokenNow: () => string | null = () => null;
+    const { auth, session, store } = setup({ '/users/me': () => (tokenNow() === B ? ME_B : ME) }, { token: A });
+    tokenNow = () => session.getToken();
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    const clearedForA = store.cleared;
+    // Replaced by hand, or written by another tab.
+    session.setToken(B);
+    expect(auth.knownUser()).toBeNull();
+    await expect(auth.getIdentity()).resolves.toEqual(ME_B);
+    expect(store.cleared).toBe(clearedForA + 1);
+    await expect(auth.getPermissions()).resolves.toEqual(ME_B.roles);
+  });
+
+  it('a renewal keeps the session (its `sid`), and with it what the stores hold', async () => {
+    const { auth, session, store, calls } = setup({ '/users/me': ME }, { token: A });
+    await auth.getIdentity();
+    const cleared = store.cleared;
+    session.setToken(A_RENEWED);
+    expect(auth.knownUser()).toEqual(ME);
+    await expect(auth.getIdentity()).resolves.toEqual(ME);
+    expect(store.cleared).toBe(cleared);
+    expect(callsTo(calls, '/users/me')).toHaveLength(1);
+  });
+
+  it('a user read under way when the tokens change is not kept for the next session', async () => {
+    let answerA: (user: Me) => void = () => undefined;
+    let tokenNow: () => string | null = () => null;
+    const { auth, session, cache } = setup(
+      {
+        '/users/me': () =>
+          tokenNow() === A
+            ? new Promise<Me>((resolve) => {
+                answerA = resolve;
+              })
+            : ME_B,
+      },
+      { token: A },
+    );
+    tokenNow = () => session.getToken();
+    const forA = auth.getIdentity();
+    await vi.waitFor(() => expect(tokenNow()).toBe(A));
+    session.setToken(B);
+    const forB = auth.getIdentity();
+    answerA(ME);
+    await expect(forA).resolves.toBeNull();
+    await expect(forB).resolves.toEqual(ME_B);
+    expect(cache.user).toEqual(ME_B);
+  });
+
+  it('a refusal of a session the tab no longer holds (a call of the user before, answered late) signs nobody out', async () => {
+    const { auth, session } = setup(
+      {
+        '/users/me': () => {
+          throw { ...apiError(401, 'UNAUTHORIZED'), otherSession: true };
+        },
+      },
+      { token: B, offline: 'offline-b' },
+    );
+    await expect(auth.onError({ ...apiError(401, 'UNAUTHORIZED'), otherSession: true })).resolves.toEqual({});
+    await expect(auth.getIdentity()).resolves.toBeNull();
+    expect(session.getToken()).toBe(B);
+    expect(session.getOfflineToken()).toBe('offline-b');
+  });
+
+  it('tokens handed over in the address replace both tokens: a remembered session of the user before never renews into it', async () => {
+    const { auth, session, cache, store, channel, calls, tabStorage } = setup({ '/auth/logout': null }, { token: A, offline: 'offline-a' });
+    cache.user = ME;
+    fillTab(tabStorage);
+    await auth.adoptSession({ accessToken: B, offlineToken: null });
+    expect(session.getToken()).toBe(B);
+    expect(session.getOfflineToken()).toBeNull();
+    expect(cache.user).toBeNull();
+    expect(store.cleared).toBeGreaterThanOrEqual(1);
+    for (const key of TAB_KEYS) expect(tabStorage.getItem(key), key).toBeNull();
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    // The session replaced, which nothing in the browser holds any more, ends on the server.
+    expect(calls).toEqual([{ url: '/auth/logout', options: { method: 'POST', noAuth: true, bearer: A, body: { offlineToken: 'offline-a' } } }]);
+  });
+
+  it('tokens handed over for the session held (a renewed access token) keep it: nothing is emptied or ended', async () => {
+    const { auth, session, cache, store, channel, calls } = setup({}, { token: A, offline: 'offline-a' });
+    await auth.check();
+    cache.user = ME;
+    const cleared = store.cleared;
+    await auth.adoptSession({ accessToken: A_RENEWED, offlineToken: 'offline-a' });
+    expect(session.getToken()).toBe(A_RENEWED);
+    expect(cache.user).toEqual(ME);
+    expect(store.cleared).toBe(cleared);
+    expect(channel.postMessage).not.toHaveBeenCalled();
+    expect(callsTo(calls, '/auth/logout')).toEqual([]);
+  });
+
+  it('tokens handed over in a tab without a session start one, with nothing to end', async () => {
+    const { auth, session, channel, calls } = setup({});
+    await auth.adoptSession({ accessToken: B, offlineToken: 'offline-b' });
+    expect([session.getToken(), session.getOfflineToken()]).toEqual([B, 'offline-b']);
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('sign-in in two steps (issue 44)', () => {
+  const credentials = { email: 'user@example.com', password: 'secret123' };
+  const CHALLENGE = { twoFactorRequired: true, challenge: 'challenge-1', methods: ['totp', 'recovery'] };
+
+  it('an account with a second factor gets no session from the first step, but the step to answer, with remember me in it', async () => {
+    const { auth, session, channel } = setup({ '/auth/login': CHALLENGE });
+    const result = await auth.login({ ...credentials, rememberMe: true });
+    expect(result).toEqual({ success: false, twoFactor: { challenge: 'challenge-1', methods: ['totp', 'recovery'], rememberMe: true, admin: false } });
+    expect(session.getToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+  });
+
+  it('the admin sign-in asks for it too (and never remembers the device)', async () => {
+    const { auth } = setup({ '/auth/admin-login': { ...CHALLENGE, methods: ['passkey', 'recovery'] } });
+    await expect(auth.login({ ...credentials, admin: true, rememberMe: true })).resolves.toEqual({
+      success: false,
+      twoFactor: { challenge: 'challenge-1', methods: ['passkey', 'recovery'], rememberMe: false, admin: true },
+    });
+  });
+
+  it('the code answers the challenge at POST /auth/login/two-factor and starts the session; remember me keeps the offline token', async () => {
+    const { auth, session, channel, calls } = setup({ '/auth/login/two-factor': { access_token: FRESH, offline_token: 'offline-1' } });
+    const result = await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: true, admin: false }, { code: '123456' });
+    expect(result).toEqual({ success: true });
+    expect(calls).toEqual([{ url: '/auth/login/two-factor', options: { method: 'POST', noAuth: true, body: { challenge: 'challenge-1', code: '123456' } } }]);
+    expect(session.getToken()).toBe(FRESH);
+    expect(session.getOfflineToken()).toBe('offline-1');
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+  });
+
+  it('without remember me the offline token is not kept; a recovery code answers as the code does', async () => {
+    const { auth, session, calls } = setup({ '/auth/login/two-factor': { access_token: FRESH, offline_token: 'offline-1' } }, { offline: 'offline-old' });
+    await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: false, admin: false }, { recoveryCode: 'abcde12345' });
+    expect(calls[0]?.options?.body).toEqual({ challenge: 'challenge-1', recoveryCode: 'abcde12345' });
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it.each(['INVALID_TWO_FACTOR_CODE', 'TWO_FACTOR_CHALLENGE_EXPIRED', 'TOO_MANY_REQUESTS'])('a refusal (%s) is the messageKey, with no session', async (messageKey) => {
+    const { auth, session } = setup({
+      '/auth/login/two-factor': () => {
+        throw apiError(401, messageKey);
+      },
+    });
+    const result = await auth.completeTwoFactor({ challenge: 'challenge-1', methods: ['totp'], rememberMe: true, admin: false }, { code: '000000' });
+    expect(result).toEqual({ success: false, error: { name: messageKey, message: messageKey } });
+    expect(session.getToken()).toBeNull();
+  });
+
+  it('a passkey answers the second step with the options the challenge asks for', async () => {
+    const options = { challenge: 'webauthn-challenge', allowCredentials: [] };
+    const { auth, calls, session } = setup({ '/auth/login/two-factor/passkey': { options }, '/auth/login/two-factor': { access_token: FRESH } });
+    const step = { challenge: 'challenge-1', methods: ['passkey' as const], rememberMe: false, admin: false };
+    await expect(auth.twoFactorPasskeyOptions(step)).resolves.toEqual(options);
+    await auth.completeTwoFactor(step, { passkey: { id: 'credential', response: {} } });
+    expect(calls.map((call) => [call.url, call.options?.body])).toEqual([
+      ['/auth/login/two-factor/passkey', { challenge: 'challenge-1' }],
+      ['/auth/login/two-factor', { challenge: 'challenge-1', passkey: { id: 'credential', response: {} } }],
+    ]);
+    expect(session.getToken()).toBe(FRESH);
+  });
+
+  it('a Google or Facebook sign-in of an account with a second factor continues with the step, without a session', async () => {
+    const { auth, session } = setup({ '/auth/google/redirect': CHALLENGE });
+    const result = await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
+    expect(result).toEqual({ success: false, twoFactor: { challenge: 'challenge-1', methods: ['totp', 'recovery'], rememberMe: false, admin: false } });
+    expect(session.getToken()).toBeNull();
+  });
+});
+
+describe('sign-in with a passkey alone (issue 44)', () => {
+  it('asks for a ceremony, then signs in with the browser’s answer; remember me keeps the offline token', async () => {
+    const { auth, calls, session, channel } = setup({
+      '/auth/passkey/options': { ceremony: 'ceremony-1', options: { challenge: 'c' } },
+      '/auth/passkey': { access_token: FRESH, offline_token: 'offline-1' },
+    });
+    await expect(auth.passkeySignInOptions()).resolves.toEqual({ ceremony: 'ceremony-1', options: { challenge: 'c' } });
+    await expect(auth.passkeySignIn({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: false })).resolves.toEqual({ success: true });
+    expect(calls.map((call) => [call.url, call.options])).toEqual([
+      ['/auth/passkey/options', { method: 'POST', noAuth: true, body: {} }],
+      ['/auth/passkey', { method: 'POST', noAuth: true, body: { ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: false } }],
+    ]);
+    expect(session.getOfflineToken()).toBe('offline-1');
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+  });
+
+  it('for the admin area it says so, and never remembers the device', async () => {
+    const { auth, calls, session } = setup({ '/auth/passkey': { access_token: FRESH } });
+    await auth.passkeySignIn({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: true, admin: true });
+    expect(calls[0]?.options?.body).toEqual({ ceremony: 'ceremony-1', response: { id: 'credential' }, rememberMe: false, admin: true });
+    expect(session.getOfflineToken()).toBeNull();
+  });
+
+  it('a refused passkey is the messageKey, with no session', async () => {
+    const { auth, session } = setup({
+      '/auth/passkey': () => {
+        throw apiError(401, 'PASSKEY_VERIFICATION_FAILED');
+      },
+    });
+    await expect(auth.passkeySignIn({ ceremony: 'c', response: {}, rememberMe: false, admin: false })).resolves.toEqual({
+      success: false,
+      error: { name: 'PASSKEY_VERIFICATION_FAILED', message: 'PASSKEY_VERIFICATION_FAILED' },
+    });
+    expect(session.getToken()).toBeNull();
+  });
+});
+
+describe('a visitor without a session keeps the checkout chosen before signing in (issue 44 item 8)', () => {
+  it('neither the check of each navigation nor a failed social sign-in removes it', async () => {
+    const { auth, tabStorage } = setup({
+      '/auth/google/redirect': () => {
+        throw apiError(401, 'SOCIAL_SIGN_IN_FAILED');
+      },
+    });
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"perpetual"}');
+    await auth.check();
+    await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
+    await auth.logout();
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"perpetual"}');
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ADMIN_HOME_PATH,
+  AFTER_ENROLMENT_PATH,
   afterSocialLogin,
   decideNavigation,
+  reachableWhileEnrolling,
+  SECURITY_PATH,
   type GuardInput,
   isAdminPath,
   safeReturnPath,
@@ -17,6 +21,7 @@ function input(overrides: Partial<GuardInput>): GuardInput {
     access: 'public',
     allowAll: false,
     authenticated: false,
+    enrolmentRequired: false,
     profileFlag: false,
     previousPath: null,
     requestedReturn: null,
@@ -235,5 +240,43 @@ describe('isAdminPath: a path whose first segment is admin is the admin area', (
 
   it.each(['/', '', '/administrator', '/account/admin', '/login', '/admins/x'])('%s is not admin', (path) => {
     expect(isAdminPath(path)).toBe(false);
+  });
+});
+
+describe('issue 44: staff without a second factor while one is required can only set one up', () => {
+  const ENROLLING = { authenticated: true, enrolmentRequired: true } as const;
+
+  it.each([
+    ['/', 'user'],
+    ['/account/profile', 'user'],
+    ['/account/subscription', 'user'],
+    ['/admin/users', 'admin'],
+    ['/admin/users/7b2e', 'admin'],
+    ['/checkout-new/subscription', 'user'],
+  ] as const)('%s sends them to the security page', (path, access) => {
+    expect(decideNavigation(input({ ...ENROLLING, path, returnTo: path, access }))).toEqual({ type: 'redirect', to: SECURITY_PATH });
+  });
+
+  it('the security page itself shows, where they set it up', () => {
+    expect(decideNavigation(input({ ...ENROLLING, path: SECURITY_PATH, access: 'user' }))).toEqual({ type: 'render' });
+    expect(reachableWhileEnrolling(SECURITY_PATH)).toBe(true);
+    expect(reachableWhileEnrolling('/account/profile')).toBe(false);
+  });
+
+  it('comes before the profile flag, so they are not sent on twice', () => {
+    expect(decideNavigation(input({ ...ENROLLING, path: '/account/billing-info', access: 'user', profileFlag: true }))).toEqual({ type: 'redirect', to: SECURITY_PATH });
+  });
+
+  it('public pages stay as they are (the terms, the not-found page)', () => {
+    expect(decideNavigation(input({ ...ENROLLING, path: '/terms', access: 'public' }))).toEqual({ type: 'render' });
+  });
+
+  it('once a factor is set up, everything is reachable again, and staff continue where they land after signing in', () => {
+    expect(decideNavigation(input({ ...USER, path: '/admin/users', access: 'admin' }))).toEqual({ type: 'render' });
+    expect(AFTER_ENROLMENT_PATH).toBe(ADMIN_HOME_PATH);
+  });
+
+  it('without a session the login rule applies as before', () => {
+    expect(decideNavigation(input({ authenticated: false, enrolmentRequired: true, path: '/admin/users', access: 'admin' }))).toMatchObject({ to: '/admin/login?to=%2Fadmin%2Fusers' });
   });
 });

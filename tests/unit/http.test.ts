@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient, type ApiError, type RequestOptions } from '../../providers/http.js';
 import { createSessionStore, type SessionStore, TOKEN_KEY } from '../../providers/session.js';
-import { memoryStorage } from './fakes.js';
+import { jwt, memoryStorage } from './fakes.js';
 
 interface Call {
   url: string;
@@ -273,5 +273,77 @@ describe('a session the server says has expired', () => {
     await expect(http('/users/me')).rejects.toMatchObject({ messageKey: 'SESSION_EXPIRED', statusCode: 401 });
     expect(renew).toHaveBeenCalledTimes(1);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('an answer to a call of a session the tab no longer holds (issue 44 item 8)', () => {
+  const A = jwt(2_000_000_000, { sid: 'session-a', sub: 'user-a' });
+  const A_RENEWED = jwt(2_000_003_600, { sid: 'session-a', sub: 'user-a' });
+  const B = jwt(2_000_000_000, { sid: 'session-b', sub: 'user-b' });
+
+  /** A server that answers once the test lets it, after the tab's tokens may have changed meanwhile. */
+  function slowServer(answer: FakeAnswer) {
+    const storage = memoryStorage({ [TOKEN_KEY]: A });
+    const session = createSessionStore(storage);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchFn = (async () => {
+      await released;
+      return new Response(answer.body ?? '', { status: answer.status ?? 200, headers: answer.headers ?? {} });
+    }) as typeof fetch;
+    const renew = vi.fn(async () => true);
+    const http = createHttpClient({ baseUrl: 'https://api.test', session, fetch: fetchFn, renewal: { renew } });
+    return { http, session, release, renew };
+  }
+
+  it("a renewed token for the session before does not replace the next session's", async () => {
+    const { http, session, release } = slowServer({ body: '{}', headers: { ...JSON_TYPE, Bearer: A_RENEWED } });
+    const answer = http('/users/me/overview');
+    session.setToken(B);
+    release();
+    await answer;
+    expect(session.getToken()).toBe(B);
+  });
+
+  it("a renewed token of the session held replaces it (a renewal keeps the session's `sid`)", async () => {
+    const { http, session, release } = slowServer({ body: '{}', headers: { ...JSON_TYPE, Bearer: A_RENEWED } });
+    const answer = http('/users/me/overview');
+    release();
+    await answer;
+    expect(session.getToken()).toBe(A_RENEWED);
+  });
+
+  it('its refusal is marked as of another session, so it ends nothing of the session held', async () => {
+    const { http, session, release } = slowServer({ status: 401, body: '{"messageKey":"UNAUTHORIZED"}', headers: JSON_TYPE });
+    const answer = rejection(http('/users/me/overview'));
+    session.setToken(B);
+    release();
+    await expect(answer).resolves.toMatchObject({ statusCode: 401, otherSession: true });
+  });
+
+  it('a refusal after a sign-out (no token at all) is of another session too', async () => {
+    const { http, session, release } = slowServer({ status: 401, body: '{"messageKey":"UNAUTHORIZED"}', headers: JSON_TYPE });
+    const answer = rejection(http('/users/me/overview'));
+    session.clear();
+    release();
+    await expect(answer).resolves.toMatchObject({ otherSession: true });
+  });
+
+  it("a refusal of the session held is not marked", async () => {
+    const { http, release } = slowServer({ status: 401, body: '{"messageKey":"UNAUTHORIZED"}', headers: JSON_TYPE });
+    const answer = rejection(http('/users/me/overview'));
+    release();
+    expect(await answer).not.toHaveProperty('otherSession');
+  });
+
+  it('SESSION_EXPIRED of the session before renews nothing: the renewal would be of the session held', async () => {
+    const { http, session, release, renew } = slowServer({ status: 401, body: '{"messageKey":"SESSION_EXPIRED"}', headers: JSON_TYPE });
+    const answer = rejection(http('/users/me/overview'));
+    session.setToken(B);
+    release();
+    await expect(answer).resolves.toMatchObject({ messageKey: 'SESSION_EXPIRED', otherSession: true });
+    expect(renew).not.toHaveBeenCalled();
   });
 });

@@ -7,11 +7,14 @@ import { BACKOFF_MS, createLiveProvider, isAnalyticsEvent, isPortalEvent, LINGER
 /** Each opening of the stream gets the next of these: the texts the server writes, then the stream stays open. */
 const streams: string[][] = [];
 const opened = vi.fn();
+/** The abort signal of each stream opened, in order. */
+const signals: AbortSignal[] = [];
 /** Writes to the stream opened last, as the server would later. */
 let write: (text: string) => void = () => undefined;
 
 function open(_url: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   opened();
+  signals.push(signal);
   const texts = streams.shift() ?? [];
   return Promise.resolve(
     new ReadableStream<Uint8Array>({
@@ -38,6 +41,7 @@ function listen(provider: ReturnType<typeof createLiveProvider>, resource: strin
 beforeEach(() => {
   vi.useFakeTimers();
   streams.length = 0;
+  signals.length = 0;
   opened.mockClear();
 });
 afterEach(() => {
@@ -103,6 +107,23 @@ describe("Refine's live provider over the event stream (GET /api/events)", () =>
     next.stop();
     await vi.advanceTimersByTimeAsync(LINGER_MS + STALE_STREAM_MS + Math.max(...BACKOFF_MS));
     expect(opened).toHaveBeenCalledTimes(1);
+  });
+
+  it('a change of session (issue 44 item 8) closes the stream at once and forgets its listeners; the next session opens its own', async () => {
+    streams.push([], [seat]);
+    const provider = createLiveProvider(open);
+    const before = listen(provider, 'seats');
+    await vi.advanceTimersByTimeAsync(0);
+    provider.reset();
+    // The stream of the session before, opened with its token, is closed at once.
+    expect(signals[0]?.aborted).toBe(true);
+    expect(before.heard).toEqual([]);
+    // The frame of the session before unmounts after the next one subscribed: its leaving closes nothing.
+    const after = listen(provider, 'seats');
+    before.stop();
+    await vi.advanceTimersByTimeAsync(LINGER_MS * 2);
+    expect(opened).toHaveBeenCalledTimes(2);
+    expect(after.heard.map((event) => event.payload)).toEqual([{ ids: ['s1'], kind: 'seat' }]);
   });
 });
 

@@ -23,7 +23,7 @@ import { USER_MENU } from '../../routing/menu.js';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
 import { MenuButton } from './Sider.js';
-import { useCanOpenAdminArea } from './SideMenu.js';
+import { useCanOpenAdminArea, useReachable } from './SideMenu.js';
 
 /** Top bar of the signed-in area: menu toggle, view switch (admins), language, account menu. */
 export function AccountHeader() {
@@ -36,6 +36,7 @@ export function AccountHeader() {
   const menuId = useId();
   const adminArea = isAdminPath(splitLocale(location.pathname).path);
   const canOpenAdminArea = useCanOpenAdminArea();
+  const userMenu = useReachable(USER_MENU);
   const { language, switchTo } = useLocale();
   // Issue 20 item 10: on a phone the view switch, the language and the email do not fit one row; they
   // fold into the account menu behind one icon.
@@ -102,7 +103,7 @@ export function AccountHeader() {
             )),
             <Divider key="language-divider" />,
           ]}
-          {USER_MENU.map((entry) => (
+          {userMenu.map((entry) => (
             <CanAccess key={entry.key} resource={entry.resource} action="list" params={{}}>
               <MenuItem component={RouterLink} to={localize(entry.path)} onClick={() => setAnchor(null)}>
                 {t(entry.labelKey)}

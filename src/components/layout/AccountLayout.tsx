@@ -1,8 +1,9 @@
 import { Refine } from '@refinedev/core';
 import { RefineSnackbarProvider } from '@refinedev/mui';
+import { useMemo } from 'react';
 import { Outlet } from 'react-router';
 import { useAccountTexts } from '../../i18n.js';
-import { refineProps } from '../../refine.js';
+import { refinePropsOf } from '../../refine.js';
 import { FullPageSpinner } from '../FullPageSpinner.js';
 import { useLocale } from '../LocaleScope.js';
 import { Frame } from './Frame.js';
@@ -20,10 +21,13 @@ Object.assign((zodSettings.__zod_globalConfig ??= {}), { jitless: true });
 /**
  * The signed-in frame (users and admins): <Refine> with the app's providers around the frame (Frame.tsx)
  * with our menus and header, and Refine's MUI notifications (one place that shows what an action did, in
- * the user's language). It is a lazy chunk: sign-in and registration never load it.
+ * the user's language). It is a lazy chunk: sign-in and registration never load it. One frame serves one
+ * server session (`session`, the access token's `sid`), with that session's query client: the app mounts
+ * a new frame for another session (src/App.tsx, SignedInFrame).
  */
-export default function AccountLayout() {
+export default function AccountLayout({ session }: { session: string | null }) {
   const { language } = useLocale();
+  const refineProps = useMemo(() => refinePropsOf(session), [session]);
   if (!useAccountTexts(language)) return <FullPageSpinner />;
   return (
     <RefineSnackbarProvider anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>

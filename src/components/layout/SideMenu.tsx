@@ -3,10 +3,11 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
-import { CanAccess, useCan } from '@refinedev/core';
+import { CanAccess, useCan, useGetIdentity } from '@refinedev/core';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_HOME_PATH, isAdminPath } from '../../routing/guard.js';
+import type { Me } from '../../../contract/users.js';
+import { ADMIN_HOME_PATH, isAdminPath, reachableWhileEnrolling } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
 import { ADMIN_MENU, USER_MENU, type MenuEntry } from '../../routing/menu.js';
 import { useLocale } from '../LocaleScope.js';
@@ -15,7 +16,23 @@ import { useLocale } from '../LocaleScope.js';
 export function useCanOpenAdminArea(): boolean {
   const home = ADMIN_MENU.find((entry) => entry.path === ADMIN_HOME_PATH);
   const { data } = useCan({ resource: home?.resource ?? 'users', action: 'list' });
-  return data?.can === true;
+  const enrolling = useEnrolmentRequired();
+  return data?.can === true && !enrolling;
+}
+
+/**
+ * Issue 44: the user is staff who must set up a second factor first. The menus then offer only what the
+ * route guard lets them reach (src/routing/guard.ts, reachableWhileEnrolling), and sign-out.
+ */
+export function useEnrolmentRequired(): boolean {
+  const { data } = useGetIdentity<Me>();
+  return data?.twoFactorEnrolmentRequired === true;
+}
+
+/** The menu entries the user may follow now: all of them, or while enrolling only the security page. */
+export function useReachable(entries: readonly MenuEntry[]): MenuEntry[] {
+  const enrolling = useEnrolmentRequired();
+  return enrolling ? entries.filter((entry) => reachableWhileEnrolling(entry.path)) : [...entries];
 }
 
 /**
@@ -29,7 +46,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const location = useLocation();
   const path = splitLocale(location.pathname).path;
   const adminView = useCanOpenAdminArea() && isAdminPath(path);
-  const entries = adminView ? ADMIN_MENU : USER_MENU;
+  const entries = useReachable(adminView ? ADMIN_MENU : USER_MENU);
 
   const item = (entry: MenuEntry) => {
     const selected = path === entry.path;

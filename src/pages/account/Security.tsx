@@ -1,130 +1,59 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
-import { useCustomMutation, useDelete, useList } from '@refinedev/core';
-import { useState } from 'react';
+import { useGetIdentity, useInvalidate, useOne } from '@refinedev/core';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SessionView } from '../../../contract/account.js';
+import type { TwoFactorStatus } from '../../../contract/two-factor.js';
+import type { Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
-import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { formatDateTime } from '../../format/index.js';
-
-type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
+import { errorKeyOf } from '../../data/useApiAction.js';
+import { useReloadUser } from '../../data/useCurrentUser.js';
+import type { PageProps } from '../index.js';
+import { Section } from './profile/Section.js';
+import { EnrolmentNotice } from './security/EnrolmentNotice.js';
+import { PasskeysSection } from './security/Passkeys.js';
+import { proofFor } from './security/proof.js';
+import { SessionsSection } from './security/Sessions.js';
+import './security/texts.js';
+import { TwoStepSection } from './security/TwoStep.js';
 
 /**
- * `/account/security` (issue 17): where the user is signed in, with this device marked; signing one
- * session out, or every other one, after a confirmation. A session signed out here is refused by the
- * server from its next request, so that browser lands on the sign-in page.
+ * `/account/security`: two-step sign-in with an authenticator app and recovery codes, the passkeys (issue 44),
+ * and where the user is signed in (issue 17), each a section of its own (./security/). Staff who must set up a
+ * second factor are sent here first and told why (src/routing/guard.ts). After a change to the second factor,
+ * its state and the session's user are read again: the user says whether one is set up, and the route guard
+ * and the menus follow it.
  */
-export default function SecurityPage({ titleKey }: { titleKey: string }) {
+export default function SecurityPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
-  const { language } = useLocale();
-  const { result, query } = useList<SessionView, DataError>({ resource: 'sessions', pagination: { mode: 'off' } });
-  const sessions = query.isSuccess ? result.data : null;
-  const [pending, setPending] = useState<Pending | null>(null);
-  const { mutate: endOne, mutation: endingOne } = useDelete<SessionView, DataError>();
-  const { mutate: endOthers, mutation: endingOthers } = useCustomMutation<{ ended: number }, DataError>();
-  const busy = endingOne.isPending || endingOthers.isPending;
-
-  // Also after a failure the list is read again: a session may have ended elsewhere in the meantime.
-  const settled = { onSettled: () => setPending(null) };
-  function confirm(action: Pending) {
-    if (action.kind === 'one') {
-      endOne({ resource: 'sessions', id: action.session.id, successNotification: () => ({ type: 'success', message: t('pages.security.signedOutOne') }) }, settled);
-    } else {
-      endOthers(
-        {
-          url: '/users/me/sessions',
-          method: 'delete',
-          values: {},
-          successNotification: (response) => ({ type: 'success', message: t('pages.security.signedOutOthers', { count: response?.data.ended ?? 0 }) }),
-        },
-        { onSettled: () => void query.refetch().then(() => setPending(null)) },
-      );
-    }
-  }
-
-  if (query.isLoading) return <FullPageSpinner />;
-  const when = (iso: string) => formatDateTime(iso, language);
-  const name = (session: SessionView) => ({ browser: session.browser ?? t('pages.security.unknown'), system: session.os ?? t('pages.security.unknown') });
-  const others = sessions?.filter((session) => !session.current) ?? [];
+  const { data: me } = useGetIdentity<Me>();
+  const { result: status, query } = useOne<TwoFactorStatus, DataError>({ resource: 'two-factor', id: 'me', errorNotification: false });
+  const invalidate = useInvalidate();
+  const reloadUser = useReloadUser();
+  const onChanged = useCallback(async () => {
+    await Promise.all([invalidate({ resource: 'two-factor', invalidates: ['all'] }), reloadUser().catch(() => null)]);
+  }, [invalidate, reloadUser]);
+  const proof = proofFor({ hasPassword: me?.hasPassword ?? true, totp: status?.totp ?? false });
 
   return (
     <PageCard title={t(titleKey)} testId="security">
-      <Typography sx={{ mb: 2 }}>{t('pages.security.intro')}</Typography>
-      {sessions && (
-        // A wide table scrolls on a phone; the scrolling region is reachable by keyboard (WCAG 2.1.1).
-        <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('pages.security.tableLabel')}>
-          <Table size="small" aria-label={t('pages.security.tableLabel')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('pages.security.browser')}</TableCell>
-                <TableCell>{t('pages.security.system')}</TableCell>
-                <TableCell>{t('pages.security.address')}</TableCell>
-                <TableCell>{t('pages.security.signedIn')}</TableCell>
-                <TableCell>{t('pages.security.lastActive')}</TableCell>
-                <TableCell>{t('pages.security.expires')}</TableCell>
-                <TableCell>{t('pages.security.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((session) => (
-                <TableRow key={session.id} data-testid={session.current ? 'session-current' : 'session-other'}>
-                  <TableCell>
-                    {name(session).browser}{' '}
-                    {session.current && <Chip size="small" color="primary" label={t('pages.security.thisDevice')} sx={{ ml: 1 }} />}
-                  </TableCell>
-                  <TableCell>{name(session).system}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{session.address ?? t('pages.security.unknown')}</TableCell>
-                  <TableCell>{when(session.createdAt)}</TableCell>
-                  <TableCell>{when(session.lastActiveAt)}</TableCell>
-                  <TableCell>{when(session.expiresAt)}</TableCell>
-                  <TableCell>
-                    {!session.current && (
-                      <Button
-                        size="small"
-                        color="error"
-                        disabled={busy}
-                        onClick={() => setPending({ kind: 'one', session })}
-                        aria-label={t('pages.security.signOutLabel', name(session))}
-                      >
-                        {t('pages.security.signOut')}
-                      </Button>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      )}
-      {sessions && others.length === 0 && <Typography sx={{ mt: 2 }}>{t('pages.security.onlyThis')}</Typography>}
-      {others.length > 0 && (
-        <Button sx={{ mt: 2 }} variant="outlined" color="error" disabled={busy} onClick={() => setPending({ kind: 'others' })}>
-          {t('pages.security.signOutOthers')}
-        </Button>
-      )}
-      <ConfirmDialog
-        open={pending !== null}
-        title={pending?.kind === 'one' ? t('pages.security.confirmOneTitle', name(pending.session)) : t('pages.security.confirmOthersTitle')}
-        confirmLabel={pending?.kind === 'one' ? t('pages.security.signOut') : t('pages.security.signOutOthers')}
-        cancelLabel={t('pages.security.keep')}
-        busy={busy}
-        destructive
-        onCancel={() => setPending(null)}
-        onConfirm={() => pending && confirm(pending)}
-      >
-        {pending?.kind === 'one' ? t('pages.security.confirmOneText') : t('pages.security.confirmOthersText')}
-      </ConfirmDialog>
+      {me && <EnrolmentNotice required={me.twoFactorEnrolmentRequired} />}
+      <Section title={t('security:twoStep.title')}>
+        {query.isError ? (
+          <ErrorAlert messageKey={errorKeyOf(query.error)} />
+        ) : status && me ? (
+          <TwoStepSection status={status} email={me.email} proof={proof} onChanged={onChanged} />
+        ) : (
+          <FullPageSpinner minHeight={120} />
+        )}
+      </Section>
+      <Section title={t('security:passkeys.title')}>
+        <PasskeysSection proof={proof} onChanged={onChanged} />
+      </Section>
+      <Section title={t('security:sessions.title')}>
+        <SessionsSection />
+      </Section>
     </PageCard>
   );
 }

@@ -2,19 +2,23 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import { useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
+import type { TwoFactorStep } from '../../../providers/authProvider.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
+import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PasswordInput } from '../../components/form/PasswordInput.js';
 import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { supportsPasskeyAutofill, supportsPasskeys, whenIdle } from '../../passkeys/support.js';
 import { safeReturnPath } from '../../routing/guard.js';
-import { accountApi } from '../../../providers/index.js';
-import { useSignIn } from './useSignIn.js';
+import { preloadable } from '../../routing/preloadable.js';
+import { accountApi, authProvider } from '../../../providers/index.js';
+import { outcomeOf, useSignIn, type SignInOutcome } from './useSignIn.js';
 
 interface SignInValues {
   email: string;
@@ -22,9 +26,18 @@ interface SignInValues {
   rememberMe: boolean;
 }
 
+/** The second step's form: its own chunk, loaded when an account asks for it (issue 44). */
+const TwoFactorForm = preloadable(() => import('./TwoFactorForm.js')).Component;
+
+/** The passkey autofill's controls (src/pages/auth/passkeySignIn.ts). */
+type Autofill = { pause: () => void; resume: () => void; stop: () => void };
+
 /**
  * The sign-in form shared by /login and /admin/login: email and password with the validation texts of
- * spec section 5, remember me for users, and the server's error translated by its messageKey.
+ * spec section 5, remember me for users, and the server's error translated by its messageKey. An account
+ * with a second factor continues with a second step here (issue 44; remember me carries over to it), and
+ * "Sign in with a passkey" signs in with a passkey alone, as the browser's autofill on the email field does
+ * where the browser offers passkeys there. The passkey code loads only when used or offered.
  */
 export function SignInForm(props: {
   admin: boolean;
@@ -41,7 +54,8 @@ export function SignInForm(props: {
   // A failed Google or Facebook sign-in comes back here with its reason (spec section 2).
   const location = useLocation();
   const [errorKey, setErrorKey] = useState<string | null>(() => (location.state as { messageKey?: string } | null)?.messageKey ?? null);
-  const { signIn, pending } = useSignIn();
+  const [step, setStep] = useState<TwoFactorStep | null>(null);
+  const { attempt, pending } = useSignIn();
   const rules = useMemo(
     () => ({
       email: (value: string) => {
@@ -53,17 +67,63 @@ export function SignInForm(props: {
     [t],
   );
   const form = useFormFields<SignInValues>({ email: '', password: '', rememberMe: false }, rules);
+  const emailField = useRef<HTMLInputElement | null>(null);
+
+  const signedIn = () => {
+    const fallback = props.returnTo ?? (props.admin ? '/admin/users' : '/');
+    void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
+  };
+
+  const settle = (outcome: SignInOutcome | null) => {
+    if (outcome === null) return;
+    if (outcome.signedIn) signedIn();
+    else if ('twoFactor' in outcome) setStep(outcome.twoFactor);
+    else setErrorKey(outcome.messageKey);
+  };
+  // The autofill settles a sign-in long after this render: it calls the settle of the latest one.
+  const settleLatest = useRef(settle);
+  settleLatest.current = settle;
+  const rememberMe = useRef(form.values.rememberMe);
+  rememberMe.current = form.values.rememberMe;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setErrorKey(null);
-    const failure = await signIn({ ...values, admin: props.admin });
-    if (failure) {
-      setErrorKey(failure);
-      return;
-    }
-    const fallback = props.returnTo ?? (props.admin ? '/admin/users' : '/');
-    void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
+    settle(await attempt(() => authProvider.login({ ...values, admin: props.admin })));
   });
+
+  // The browser's passkey autofill on the email field, offered once the page is idle (it loads the passkey code).
+  const autofill = useRef<Autofill | null>(null);
+  useEffect(() => {
+    if (step !== null) return;
+    let gone = false;
+    const cancelIdle = whenIdle(() => {
+      void (async () => {
+        if (!(await supportsPasskeyAutofill()) || gone) return;
+        const { offerPasskeyAutofill } = await import('./passkeySignIn.js');
+        if (gone) return;
+        autofill.current = offerPasskeyAutofill({
+          admin: props.admin,
+          rememberMe: () => rememberMe.current,
+          onResult: (result) => settleLatest.current(outcomeOf(result)),
+        });
+      })().catch(() => undefined);
+    });
+    return () => {
+      gone = true;
+      cancelIdle();
+      autofill.current?.stop();
+      autofill.current = null;
+    };
+  }, [step, props.admin]);
+
+  const signInWithPasskey = async () => {
+    setErrorKey(null);
+    autofill.current?.pause();
+    const { signInWithPasskey: withPasskey } = await import('./passkeySignIn.js');
+    const outcome = await attempt(() => withPasskey({ rememberMe: form.values.rememberMe, admin: props.admin }));
+    settle(outcome);
+    if (!outcome?.signedIn) autofill.current?.resume();
+  };
 
   /** Spec section 4: an unverified account is offered a new verification email, then the code entry. */
   const resendVerification = async () => {
@@ -72,38 +132,69 @@ export function SignInForm(props: {
     void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`));
   };
 
+  /** Back to the first step: the password again (the challenge is used up), and why, when the server said. */
+  const restart = (messageKey: string | null) => {
+    setStep(null);
+    setErrorKey(messageKey);
+    form.setValue('password', '');
+  };
+  // Back at the first step, the email field has the focus again (the second step had it).
+  const returned = useRef(false);
+  useEffect(() => {
+    if (step !== null) returned.current = true;
+    else if (returned.current) emailField.current?.focus();
+  }, [step]);
+
   return (
     <PageCard title={props.title}>
-      <ErrorAlert messageKey={errorKey} />
-      {errorKey === 'USER_NOT_VERIFIED' && (
-        <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
-          {t('pages.login.resendVerification')}
-        </Button>
+      {step !== null ? (
+        <Suspense fallback={<FullPageSpinner minHeight={200} />}>
+          <TwoFactorForm step={step} onSignedIn={signedIn} onRestart={restart} />
+        </Suspense>
+      ) : (
+        <>
+          <ErrorAlert messageKey={errorKey} />
+          {errorKey === 'USER_NOT_VERIFIED' && (
+            <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
+              {t('pages.login.resendVerification')}
+            </Button>
+          )}
+          <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
+            <TextInput
+              {...form.text('email')}
+              inputRef={(element) => {
+                form.text('email').inputRef(element);
+                emailField.current = element;
+              }}
+              id="email"
+              type="email"
+              label={t('pages.login.email')}
+              // `webauthn`: the browser may offer the account's passkeys in this field's autofill.
+              autoComplete="username webauthn"
+              required
+            />
+            <PasswordInput
+              {...form.text('password')}
+              id="password"
+              label={t('pages.login.password')}
+              autoComplete="current-password"
+              required
+            />
+            {!props.admin && (
+              <FormControlLabel control={<Checkbox {...form.checkbox('rememberMe')} />} label={t('pages.login.rememberMe')} />
+            )}
+            <Button type="submit" variant="contained" size="large" disabled={pending}>
+              {props.submitLabel}
+            </Button>
+            {supportsPasskeys() && (
+              <Button variant="outlined" size="large" disabled={pending} onClick={() => void signInWithPasskey()}>
+                {t('pages.login.passkey')}
+              </Button>
+            )}
+          </Box>
+          {props.footer}
+        </>
       )}
-      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
-        <TextInput
-          {...form.text('email')}
-          id="email"
-          type="email"
-          label={t('pages.login.email')}
-          autoComplete="username"
-          required
-        />
-        <PasswordInput
-          {...form.text('password')}
-          id="password"
-          label={t('pages.login.password')}
-          autoComplete="current-password"
-          required
-        />
-        {!props.admin && (
-          <FormControlLabel control={<Checkbox {...form.checkbox('rememberMe')} />} label={t('pages.login.rememberMe')} />
-        )}
-        <Button type="submit" variant="contained" size="large" disabled={pending}>
-          {props.submitLabel}
-        </Button>
-      </Box>
-      {props.footer}
     </PageCard>
   );
 }

@@ -1,21 +1,30 @@
 import { useCallback, useState } from 'react';
-import { authProvider } from '../../../providers/index.js';
-import type { LoginParams } from '../../../providers/authProvider.js';
+import type { SignInResult, TwoFactorStep } from '../../../providers/authProvider.js';
+
+/** Where a sign-in attempt ended: signed in, refused (its messageKey), or on to the second step (issue 44). */
+export type SignInOutcome = { signedIn: true } | { signedIn: false; messageKey: string } | { signedIn: false; twoFactor: TwoFactorStep };
+
+export function outcomeOf(result: SignInResult): SignInOutcome {
+  if (result.success) return { signedIn: true };
+  if (result.twoFactor) return { signedIn: false, twoFactor: result.twoFactor };
+  return { signedIn: false, messageKey: result.error?.message ?? 'DEFAULT' };
+}
 
 /**
- * Sign-in for the public pages, straight on the auth provider (the public pages run without <Refine>
- * to stay light). Resolves to null on success or the messageKey of the failure.
+ * Sign-in for the public pages, straight on the auth provider (the public pages run without <Refine> to stay
+ * light): one attempt at a time (the password step, a passkey, the second step), with `pending` while it
+ * runs. Resolves to its outcome, or null when the person cancelled it (a passkey dialog closed).
  */
 export function useSignIn() {
   const [pending, setPending] = useState(false);
-  const signIn = useCallback(async (params: LoginParams): Promise<string | null> => {
+  const attempt = useCallback(async (run: () => Promise<SignInResult | null>): Promise<SignInOutcome | null> => {
     setPending(true);
     try {
-      const result = await authProvider.login(params);
-      return result.success ? null : (result.error?.message ?? 'DEFAULT');
+      const result = await run();
+      return result === null ? null : outcomeOf(result);
     } finally {
       setPending(false);
     }
   }, []);
-  return { signIn, pending };
+  return { attempt, pending };
 }

@@ -8,7 +8,10 @@ import { formatDateTime, formatName } from '../../../format/index.js';
 import type { UserAction } from './actions.js';
 import { Facts, Section } from './Section.js';
 
-/** Who the person is: name, address, verification (with a resend), roles (with a change), how they sign in. */
+/**
+ * Who the person is: name, address, verification (with a resend), roles (with a change), how they sign in
+ * and whether with a second factor (with its reset, issue 44).
+ */
 export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUserDetail; selfId: string | undefined; onAction: (action: UserAction) => void }) {
   const { t } = useTranslation();
   const { language } = useLocale();
@@ -41,6 +44,7 @@ export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUser
             t('adminUser:profile.signInMethods'),
             methods.length > 0 ? methods.map((method) => t(`adminUser:methods.${method}`)).join(', ') : t('adminUser:profile.noSignInMethod'),
           ],
+          [t('adminUser:profile.twoFactor'), t(detail.signInMethods.twoFactor ? 'adminUser:profile.twoFactorOn' : 'adminUser:profile.twoFactorOff')],
           [
             t('pages.users.rolesLabel'),
             <Stack direction="row" spacing={1} component="span" sx={{ display: 'inline-flex', flexWrap: 'wrap' }}>
@@ -55,6 +59,11 @@ export function ProfileSection({ detail, selfId, onAction }: { detail: AdminUser
         {!user.emailVerified && (
           <Button variant="outlined" size="small" onClick={() => onAction({ kind: 'resendVerification' })}>
             {t('adminUser:actions.resendVerification.button')}
+          </Button>
+        )}
+        {detail.signInMethods.twoFactor && (
+          <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'resetTwoFactor' })}>
+            {t('adminUser:actions.resetTwoFactor.button')}
           </Button>
         )}
         {isAdmin ? (

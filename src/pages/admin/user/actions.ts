@@ -8,22 +8,26 @@ export type UserAction =
   | { kind: 'roles'; roles: Role[] }
   | { kind: 'endSessions'; count: number }
   | { kind: 'resendVerification' }
+  // Issue 44: the user lost their second factor; support removes it after making sure it is them.
+  | { kind: 'resetTwoFactor' }
   | { kind: 'cancel'; refund: false; endsAt: string | null }
   | { kind: 'cancel'; refund: true; amount: string }
   | { kind: 'release'; deviceId: string; name: string; computerId: string };
 
 /** The API call of each action (a path under /api, as the data provider takes it). */
-export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'roles' }>): { url: string; values: object } {
+export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'roles' }>): { url: string; method: 'post' | 'delete'; values: object } {
   const user = `/users/${encodeURIComponent(userId)}`;
   switch (action.kind) {
     case 'endSessions':
-      return { url: `${user}/sessions/end`, values: {} };
+      return { url: `${user}/sessions/end`, method: 'post', values: {} };
     case 'resendVerification':
-      return { url: `${user}/verification/resend`, values: {} };
+      return { url: `${user}/verification/resend`, method: 'post', values: {} };
+    case 'resetTwoFactor':
+      return { url: `${user}/two-factor`, method: 'delete', values: {} };
     case 'cancel':
-      return { url: `${user}/subscription/cancel`, values: { refund: action.refund } };
+      return { url: `${user}/subscription/cancel`, method: 'post', values: { refund: action.refund } };
     case 'release':
-      return { url: `${user}/devices/${encodeURIComponent(action.deviceId)}/release`, values: {} };
+      return { url: `${user}/devices/${encodeURIComponent(action.deviceId)}/release`, method: 'post', values: {} };
   }
 }
 

@@ -37,8 +37,8 @@ export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
         update({ resource: 'users', id: user.id, values: { roles: action.roles }, successNotification, errorNotification }, { onSettled });
         return;
       }
-      const { url, values } = requestOf(user.id, action);
-      call({ url, method: 'post', values, successNotification, errorNotification }, { onSettled });
+      const { url, method, values } = requestOf(user.id, action);
+      call({ url, method, values, successNotification, errorNotification }, { onSettled });
     },
     [call, refresh, t, update, user.email, user.id],
   );
