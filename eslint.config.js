@@ -6,6 +6,70 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Time in a rule comes from the injected clock. */
+const NO_WALL_CLOCK = {
+  selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+  message: 'Services read time from the injected clock (server/clock.ts).',
+};
+
+/**
+ * Issue 45's move of every module's SQL into its repository, file by file: the files below still build
+ * statements in services. The list only shrinks; the move is done when it is empty and this goes.
+ */
+const SQL_MOVE_REMAINING = [
+  'server/modules/activity/log.ts',
+  'server/modules/admin-users/admin-actions.ts',
+  'server/modules/admin-users/admin.ts',
+  'server/modules/admin-users/csv-export.ts',
+  'server/modules/admin-users/detail.ts',
+  'server/modules/analytics/ingest.ts',
+  'server/modules/analytics/rebuild.ts',
+  'server/modules/auth/offline-tokens.ts',
+  'server/modules/auth/sessions.ts',
+  'server/modules/auth/sign-in-notices.ts',
+  'server/modules/auth/throttle.ts',
+  'server/modules/billing/apply-events.ts',
+  'server/modules/billing/checkout.ts',
+  'server/modules/billing/customers.ts',
+  'server/modules/billing/ownership.ts',
+  'server/modules/billing/purchased-licences.ts',
+  'server/modules/billing/refunds.ts',
+  'server/modules/billing/subscription-actions.ts',
+  'server/modules/billing/subscription-read.ts',
+  'server/modules/billing/webhook-intake.ts',
+  'server/modules/billing/webhook-rejections.ts',
+  'server/modules/coupons/service.ts',
+  'server/modules/dev/service.ts',
+  'server/modules/devices/service.ts',
+  'server/modules/entitlements/entitlements.ts',
+  'server/modules/jobs/admin.ts',
+  'server/modules/jobs/queue.ts',
+  'server/modules/licensing/licences.ts',
+  'server/modules/lite-keys/service.ts',
+  'server/modules/mail/mailer.ts',
+  'server/modules/oauth/service.ts',
+  'server/modules/overview/overview.ts',
+  'server/modules/privacy/deletion.ts',
+  'server/modules/privacy/export.ts',
+  'server/modules/releases/service.ts',
+  'server/modules/two-factor/enrolment.ts',
+  'server/modules/users/account.ts',
+  'server/modules/users/email-change.ts',
+  'server/modules/users/verifications.ts',
+];
+
+/** Building a statement: Kysely's query starters and the raw `sql` tag. */
+const SQL_OUTSIDE_REPOSITORY = [
+  {
+    selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|selectNoFrom)$/]",
+    message: "A module's SQL lives in its repository (repo.ts, <thing>-repo.ts or queries.ts): call a function of it.",
+  },
+  {
+    selector: "TaggedTemplateExpression[tag.name='sql']",
+    message: "A module's SQL lives in its repository (repo.ts, <thing>-repo.ts or queries.ts): call a function of it.",
+  },
+];
+
 export default tseslint.config(
   // tests/fixtures/lint-probes: code the promise rules must flag, linted only by tests/unit/guard-rails.test.ts.
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/results/', 'tests/fixtures/lint-probes/'] },
@@ -21,14 +85,15 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: 'Services read time from the injected clock (server/clock.ts).',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_WALL_CLOCK],
     },
+  },
+  {
+    // A module's SQL lives in its repository (repo.ts, <thing>-repo.ts) or queries file (queries.ts): a
+    // service states the rule and calls them, so a newcomer finds every statement on a table in one place.
+    files: ['server/modules/**/*.ts'],
+    ignores: ['server/modules/*/repo.ts', 'server/modules/*/*-repo.ts', 'server/modules/*/queries.ts', ...SQL_MOVE_REMAINING],
+    rules: { 'no-restricted-syntax': ['error', NO_WALL_CLOCK, ...SQL_OUTSIDE_REPOSITORY] },
   },
   {
     // The browser has no injected clock; token expiry there is checked against the device time.
@@ -54,7 +119,8 @@ export default tseslint.config(
     // The server's shape (docs/architecture.md, "Rules and where each is enforced"). eslint-plugin-boundaries
     // names the elements (a module is a folder under server/modules/) and holds the rules between them;
     // import-x's no-cycle follows every import to its end. dependency-cruiser would do both but needs Node 22.
-    files: ['server/**/*.ts', 'contract/**/*.ts'],
+    // tests/fixtures/lint-probes/cycle: the cycle tests/unit/guard-rails.test.ts shows the rule finding.
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'tests/fixtures/lint-probes/cycle/*.ts'],
     plugins: { boundaries, 'import-x': importX },
     settings: {
       // Both plugins resolve `./file.js` to the TypeScript source beside it.

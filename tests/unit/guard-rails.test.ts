@@ -29,6 +29,18 @@ async function importRulesFiredOn(file: string, text: string): Promise<string[]>
 
 const probes = new ESLint({ cwd: root, ignore: false });
 
+const serverRules = new ESLint({
+  cwd: root,
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId === 'boundaries/dependencies' || ruleId === 'no-restricted-syntax',
+});
+
+/** The server's shape rules (module faces, the web app kept out, SQL in repositories) that fire on `text` as `file`. */
+async function serverRulesFiredOn(file: string, text: string): Promise<string[]> {
+  const [result] = await serverRules.lintText(text, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
 /** Every rule of the configuration that fires on one of the promise probes. */
 async function rulesFiredOnProbe(name: string): Promise<string[]> {
   const [result] = await probes.lintFiles([path.join(root, 'tests/fixtures/lint-probes', name)]);
@@ -62,6 +74,45 @@ describe('lint guard rails (issue 18)', { timeout: 60_000 }, () => {
   it('the same imports where they belong pass', async () => {
     expect(await importRulesFiredOn('server/__probe__.ts', "import { loadConfig } from './config.js';\nexport const probe = loadConfig;\n")).toEqual([]);
     expect(await importRulesFiredOn('bench/__probe__.ts', "import { BUDGETS } from './api.js';\nexport const probe = BUDGETS;\n")).toEqual([]);
+  });
+
+  it("a module may not reach into another module's files, only its index.ts (issue 45)", async () => {
+    const deep = "import { UsersRepo } from '../users/repo.js';\nexport const probe = UsersRepo;\n";
+    expect(await serverRulesFiredOn('server/modules/billing/__probe__.ts', deep)).toEqual(['boundaries/dependencies']);
+    // server/app.ts and the plugins too: every file outside the module.
+    expect(await serverRulesFiredOn('server/__probe__.ts', "import { UsersRepo } from './modules/users/repo.js';\nexport const probe = UsersRepo;\n")).toEqual(['boundaries/dependencies']);
+    expect(await serverRulesFiredOn('server/modules/billing/__probe__.ts', "import { UsersRepo } from '../users/index.js';\nexport const probe = UsersRepo;\n")).toEqual([]);
+    // A module's own files are its own business.
+    expect(await serverRulesFiredOn('server/modules/users/__probe__.ts', "import { UsersRepo } from './repo.js';\nexport const probe = UsersRepo;\n")).toEqual([]);
+  });
+
+  it('the server and the contract may not import the web app, and the contract not the server (issue 45)', async () => {
+    const web = "import { ROUTES } from '../src/routing/routes.js';\nexport const probe = ROUTES;\n";
+    expect(await serverRulesFiredOn('contract/__probe__.ts', web)).toEqual(['boundaries/dependencies']);
+    expect(await serverRulesFiredOn('server/__probe__.ts', web)).toEqual(['boundaries/dependencies']);
+    expect(await serverRulesFiredOn('server/modules/users/__probe__.ts', "import { http } from '../../../providers/http.js';\nexport const probe = http;\n")).toEqual(['boundaries/dependencies']);
+    expect(await serverRulesFiredOn('contract/__probe__.ts', "import { loadConfig } from '../server/config.js';\nexport const probe = loadConfig;\n")).toEqual(['boundaries/dependencies']);
+  });
+
+  it("a module's SQL lives in its repository, not in a service (issue 45)", async () => {
+    const statement = "import type { Kysely } from 'kysely';\nexport const probe = (db: Kysely<{ users: { id: string } }>) => db.selectFrom('users').selectAll().execute();\n";
+    const raw = "import { sql } from 'kysely';\nexport const probe = sql`select 1`;\n";
+    expect(await serverRulesFiredOn('server/modules/users/__probe__.ts', statement)).toEqual(['no-restricted-syntax']);
+    expect(await serverRulesFiredOn('server/modules/users/__probe__.ts', raw)).toEqual(['no-restricted-syntax']);
+    expect(await serverRulesFiredOn('server/modules/users/repo.ts', statement)).toEqual([]);
+    expect(await serverRulesFiredOn('server/modules/users/probe-repo.ts', raw)).toEqual([]);
+  });
+
+  it('an import cycle is an error (issue 45)', async () => {
+    // The cycle must exist on disk for the rule to follow it: tests/fixtures/lint-probes/cycle.
+    const cycles = new ESLint({
+      cwd: root,
+      ignore: false,
+      overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+      ruleFilter: ({ ruleId }) => ruleId === 'import-x/no-cycle',
+    });
+    const [result] = await cycles.lintFiles([path.join(root, 'tests/fixtures/lint-probes/cycle/first.ts')]);
+    expect((result?.messages ?? []).map((message) => message.ruleId)).toEqual(['import-x/no-cycle']);
   });
 
   it('a forgotten promise and a promise handed to an event handler are errors', async () => {
