@@ -87,6 +87,12 @@ export interface AuthDeps {
   channel: Pick<BroadcastChannel, 'postMessage'> | null;
   /** The tab's sessionStorage, where the session keeps a few things of its own (TAB_SESSION_KEYS); null where there is none. */
   tabStorage?: Pick<Storage, 'removeItem'> | null;
+  /**
+   * Where the person signs in again when the session ends under their hands (a 401): the sign-in page of the
+   * area the tab shows (spec section 2: the admin login in the admin area), with the address to come back
+   * to. '/login' without it.
+   */
+  signInAddress?: () => string;
   now?: () => number;
 }
 
@@ -112,6 +118,7 @@ export function isTokenFresh(token: string, nowMs: number): boolean {
  */
 export function createAuthProvider(deps: AuthDeps) {
   const now = deps.now ?? (() => Date.now());
+  const signInAddress = deps.signInAddress ?? (() => '/login');
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
@@ -410,7 +417,7 @@ export function createAuthProvider(deps: AuthDeps) {
         claimCache();
         return { authenticated: true };
       }
-      return { authenticated: false, logout: true, redirectTo: '/login' };
+      return { authenticated: false, logout: true, redirectTo: signInAddress() };
     },
 
     async onError(error: unknown) {
@@ -418,7 +425,7 @@ export function createAuthProvider(deps: AuthDeps) {
       // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing,
       // nor does a refusal of what the person typed.
       if (error.statusCode === 401 && !REFUSED_ANSWERS.has(error.messageKey)) {
-        return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
+        return { logout: true, redirectTo: signInAddress(), error: new Error(error.messageKey) };
       }
       // Issue 44: the server requires staff to set up a second factor (STAFF_TWO_FACTOR, turned on after this
       // session read its user): read the user again, so the route guard keeps them on the security page.
