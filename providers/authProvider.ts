@@ -61,6 +61,9 @@ const REFUSED_ANSWERS = new Set([
   'REAUTHENTICATION_REQUIRED',
 ]);
 
+/** Where staff set up the second factor the server requires of them (src/routing/guard.ts, SECURITY_PATH). */
+const ENROLMENT_PATH = '/account/security';
+
 const failure = (error: unknown): SignInResult => {
   const messageKey = messageKeyOf(error);
   return { success: false, error: { name: messageKey, message: messageKey } };
@@ -93,6 +96,8 @@ export interface AuthDeps {
    * to. '/login' without it.
    */
   signInAddress?: () => string;
+  /** The app path the tab shows, without its locale prefix: a refusal sends the tab nowhere it is already. */
+  currentPath?: () => string;
   now?: () => number;
 }
 
@@ -431,7 +436,8 @@ export function createAuthProvider(deps: AuthDeps) {
       // session read its user): read the user again, so the route guard keeps them on the security page.
       if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
         await provider.reloadUser().catch(() => null);
-        return { redirectTo: '/account/security' };
+        // Going there from there would mount the page anew (a setup under way lost), to be refused again.
+        return deps.currentPath?.() === ENROLMENT_PATH ? {} : { redirectTo: ENROLMENT_PATH };
       }
       return {};
     },

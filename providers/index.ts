@@ -22,6 +22,7 @@ export const authProvider = createAuthProvider({
     const { path } = splitLocale(window.location.pathname);
     return signInAddressFor(path, `${path}${window.location.search}`);
   },
+  currentPath: () => splitLocale(window.location.pathname).path,
 });
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);

@@ -411,6 +411,14 @@ describe('onError', () => {
     expect(cache.user?.twoFactorEnrolmentRequired).toBe(true);
   });
 
+  it('a 403 TWO_FACTOR_ENROLMENT_REQUIRED on the security page itself sends the tab nowhere: it would mount the page anew, to be refused again', async () => {
+    const { http } = fakeHttp({ '/users/me': { ...ME, roles: ['user', 'admin'], twoFactorEnrolmentRequired: true } });
+    const session = createSessionStore(memoryStorage());
+    session.setToken(FRESH);
+    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel: null, now: () => NOW_MS, currentPath: () => '/account/security' });
+    await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({});
+  });
+
   it('a 403 does not log out', async () => {
     const { auth } = setup();
     const result: { logout?: boolean } = await auth.onError(apiError(403, 'FORBIDDEN'));
