@@ -154,7 +154,9 @@ async function signInWithPasskeyButton(page: Page, authenticator: Awaited<Return
   await authenticator.present(true);
   await page.getByRole('button', { name: texts.withPasskey, exact: true }).click();
   await expect.poll(() => traffic.answered.length).toBeGreaterThan(answeredBefore);
-  expect(traffic.offered.slice(offeredBefore)).toContain(traffic.answered.at(-1));
+  // The options' body is read after the answer may have gone out: waited for.
+  const answered = traffic.answered.at(-1);
+  await expect.poll(() => traffic.offered.slice(offeredBefore)).toContain(answered);
 }
 
 it('a passkey added on the security page signs in alone, from the button and from the autofill, and answers the second step of a password sign-in', async () => {
