@@ -4,8 +4,19 @@ import { markdownDocuments } from './scripts/markdown-plugin.js';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './tests/sequencer.js';
 
-/** Browser files that move the server's clock or read totals over everyone's data get a server of their own. */
-const E2E_OWN_SERVER = ['tests/e2e/sessions.test.ts', 'tests/e2e/subscription.test.ts', 'tests/e2e/admin-users.test.ts', 'tests/e2e/admin-users-tools.test.ts', 'tests/e2e/analytics.test.ts'];
+/**
+ * Browser files that move the server's clock, read totals over everyone's data, or need a setting of their own
+ * get a server of their own, started with these environment overrides (tests/e2e/global-setup.ts).
+ * two-factor.test.ts computes authenticator codes from the server's clock and needs STAFF_TWO_FACTOR=required.
+ */
+const E2E_OWN_SERVER: Record<string, Record<string, string>> = {
+  'tests/e2e/sessions.test.ts': {},
+  'tests/e2e/subscription.test.ts': {},
+  'tests/e2e/admin-users.test.ts': {},
+  'tests/e2e/admin-users-tools.test.ts': {},
+  'tests/e2e/analytics.test.ts': {},
+  'tests/e2e/two-factor.test.ts': { STAFF_TWO_FACTOR: 'required' },
+};
 
 /**
  * A browser test waits as long as a user would for what it polls (a price, a field's value): vitest's
@@ -59,7 +70,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          exclude: E2E_OWN_SERVER,
+          exclude: Object.keys(E2E_OWN_SERVER),
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
@@ -78,11 +89,12 @@ export default defineConfig({
       // One project per file that needs a server of its own: each project's global setup starts one, so
       // these files run beside the others instead of one after another at the end (six minutes of one
       // busy worker on two cores). `--project 'e2e*'` selects every browser project.
-      ...E2E_OWN_SERVER.map((file) => ({
+      ...Object.entries(E2E_OWN_SERVER).map(([file, serverEnv]) => ({
         extends: true as const,
         test: {
           name: `e2e-own-server:${path.basename(file, '.test.ts')}`,
           include: [file],
+          provide: { serverEnv },
           environment: 'node' as const,
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,

@@ -61,6 +61,9 @@ const REFUSED_ANSWERS = new Set([
   'REAUTHENTICATION_REQUIRED',
 ]);
 
+/** Where staff set up the second factor the server requires of them (src/routing/guard.ts, SECURITY_PATH). */
+const ENROLMENT_PATH = '/account/security';
+
 const failure = (error: unknown): SignInResult => {
   const messageKey = messageKeyOf(error);
   return { success: false, error: { name: messageKey, message: messageKey } };
@@ -87,6 +90,14 @@ export interface AuthDeps {
   channel: Pick<BroadcastChannel, 'postMessage'> | null;
   /** The tab's sessionStorage, where the session keeps a few things of its own (TAB_SESSION_KEYS); null where there is none. */
   tabStorage?: Pick<Storage, 'removeItem'> | null;
+  /**
+   * Where the person signs in again when the session ends under their hands (a 401): the sign-in page of the
+   * area the tab shows (spec section 2: the admin login in the admin area), with the address to come back
+   * to. '/login' without it.
+   */
+  signInAddress?: () => string;
+  /** The app path the tab shows, without its locale prefix: a refusal sends the tab nowhere it is already. */
+  currentPath?: () => string;
   now?: () => number;
 }
 
@@ -112,6 +123,7 @@ export function isTokenFresh(token: string, nowMs: number): boolean {
  */
 export function createAuthProvider(deps: AuthDeps) {
   const now = deps.now ?? (() => Date.now());
+  const signInAddress = deps.signInAddress ?? (() => '/login');
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
@@ -410,7 +422,7 @@ export function createAuthProvider(deps: AuthDeps) {
         claimCache();
         return { authenticated: true };
       }
-      return { authenticated: false, logout: true, redirectTo: '/login' };
+      return { authenticated: false, logout: true, redirectTo: signInAddress() };
     },
 
     async onError(error: unknown) {
@@ -418,13 +430,14 @@ export function createAuthProvider(deps: AuthDeps) {
       // A refusal of a session the tab no longer holds (a call of the user before, answered late) ends nothing,
       // nor does a refusal of what the person typed.
       if (error.statusCode === 401 && !REFUSED_ANSWERS.has(error.messageKey)) {
-        return { logout: true, redirectTo: '/login', error: new Error(error.messageKey) };
+        return { logout: true, redirectTo: signInAddress(), error: new Error(error.messageKey) };
       }
       // Issue 44: the server requires staff to set up a second factor (STAFF_TWO_FACTOR, turned on after this
       // session read its user): read the user again, so the route guard keeps them on the security page.
       if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
         await provider.reloadUser().catch(() => null);
-        return { redirectTo: '/account/security' };
+        // Going there from there would mount the page anew (a setup under way lost), to be refused again.
+        return deps.currentPath?.() === ENROLMENT_PATH ? {} : { redirectTo: ENROLMENT_PATH };
       }
       return {};
     },

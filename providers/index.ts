@@ -1,3 +1,5 @@
+import { splitLocale } from '../contract/locale.js';
+import { signInAddressFor } from '../src/routing/guard.js';
 import { createAccountApi } from './accountApi.js';
 import { AUTH_CHANNEL, createAuthProvider } from './authProvider.js';
 import { createSessionCache } from './cache.js';
@@ -16,6 +18,11 @@ export const authProvider = createAuthProvider({
   cache,
   channel: authChannel,
   tabStorage: typeof sessionStorage === 'undefined' ? null : sessionStorage,
+  signInAddress: () => {
+    const { path } = splitLocale(window.location.pathname);
+    return signInAddressFor(path, `${path}${window.location.search}`);
+  },
+  currentPath: () => splitLocale(window.location.pathname).path,
 });
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);

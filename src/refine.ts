@@ -2,7 +2,7 @@ import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
 import { hashKey, keepPreviousData, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
-import { openStream } from '../providers/http.js';
+import { isApiError, openStream } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, cache, http, session } from '../providers/index.js';
@@ -42,6 +42,21 @@ export const resources: ResourceProps[] = (Object.keys(RESOURCES) as ResourceNam
  */
 const PRIMED_FRESH_MS = 5_000;
 
+/** React Query's own: a failed query is asked three times more (after 1, 2 and 4 s). */
+const QUERY_RETRIES = 3;
+
+/**
+ * Whether a query that failed is asked again. Not when the server refused the session (401, after the HTTP
+ * client's own renewal) or a staff member without a second factor (403 TWO_FACTOR_ENROLMENT_REQUIRED): the
+ * answer would be the same, and the auth provider's onError, which sends the person to sign in or to the
+ * security page, runs only once the retries are through: a session ended elsewhere showed a spinner for 7 s
+ * before the sign-in page (tests/e2e/passkeys.test.ts, 2026-11-28). Anything else is retried as before.
+ */
+export function retriesQuery(failureCount: number, error: unknown): boolean {
+  if (isApiError(error) && (error.statusCode === 401 || (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED'))) return false;
+  return failureCount < QUERY_RETRIES;
+}
+
 /**
  * Refine's query client, with the defaults Refine gives its own (no refetch when the window regains focus,
  * the previous page's data while the next loads); created here so the first screen's answers can be put
@@ -53,6 +68,7 @@ function newQueryClient(primedAt: Map<string, number>): QueryClient {
       queries: {
         refetchOnWindowFocus: false,
         placeholderData: keepPreviousData,
+        retry: retriesQuery,
         refetchOnMount: (query) => Date.now() - (primedAt.get(query.queryHash) ?? Number.NEGATIVE_INFINITY) > PRIMED_FRESH_MS,
       },
     },

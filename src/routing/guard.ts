@@ -53,8 +53,7 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     return { type: 'redirect', to: PROFILE_PATH, clearProfileFlag: true };
   }
   if (needsLogin && !input.authenticated) {
-    const login = isAdminPath(input.path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
-    return { type: 'redirect', to: `${login}?to=${encodeURIComponent(input.returnTo)}` };
+    return { type: 'redirect', to: signInAddressFor(input.path, input.returnTo) };
   }
   if (input.access === 'anonymous' && input.authenticated) {
     // Stay where they were (go back), or continue to where sign-in was asked for, or start at root.
@@ -63,6 +62,16 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, '/') };
   }
   return { type: 'render' };
+}
+
+/**
+ * Where someone signs in to see `path` (spec section 2: login, the admin login for admin paths), coming back
+ * to `returnTo` afterwards: for a screen that needs a session there is none of, and for a session that ended
+ * under the person's hands (the server answered 401, providers/authProvider.ts, onError).
+ */
+export function signInAddressFor(path: string, returnTo: string): string {
+  const login = isAdminPath(path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
+  return `${login}?to=${encodeURIComponent(returnTo)}`;
 }
 
 /**

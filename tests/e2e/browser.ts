@@ -190,8 +190,9 @@ export async function newPage(browser: Browser, context?: BrowserContext): Promi
  */
 let accountWrites: Promise<unknown> = Promise.resolve();
 
-/** A verified account with the user role, written straight into the server's database. */
-export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<{ email: string; password: string }> {
+/** A verified account with the user role (and the admin role with `admin`), written straight into the server's database. */
+export async function createVerifiedUser(language: 'en' | 'de' = 'en', options: { admin?: boolean } = {}): Promise<{ id: string; email: string; password: string }> {
+  const id = randomUUID();
   const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'e2e password 42';
   const passwordHash = await testPasswordHash(password);
@@ -201,7 +202,7 @@ export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<
       const now = new Date().toISOString();
       await new UsersRepo(db).insert(
         {
-          id: randomUUID(),
+          id,
           email,
           password_hash: passwordHash,
           first_name: 'E2E',
@@ -212,7 +213,7 @@ export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<
           created_at: now,
           updated_at: now,
         },
-        ['user'],
+        options.admin ? ['user', 'admin'] : ['user'],
       );
     } finally {
       await db.destroy();
@@ -220,7 +221,7 @@ export async function createVerifiedUser(language: 'en' | 'de' = 'en'): Promise<
   });
   accountWrites = write.catch(() => undefined);
   await write;
-  return { email, password };
+  return { id, email, password };
 }
 
 /** Signs in through the API (no browser): the HTTP status, to check which password works. */

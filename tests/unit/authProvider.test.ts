@@ -375,6 +375,29 @@ describe('onError', () => {
     await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true });
   });
 
+  it('a 401 sends the person to sign in again where the tab says (signInAddress), /login without it', async () => {
+    const { auth } = setup();
+    await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true, redirectTo: '/login' });
+    const placed = createAuthProvider({ http: fakeHttp().http, session: createSessionStore(memoryStorage()), cache: createSessionCache(), channel: null, signInAddress: () => '/admin/login?to=%2Fadmin%2Fjobs' });
+    await expect(placed.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true, redirectTo: '/admin/login?to=%2Fadmin%2Fjobs' });
+    await expect(placed.check()).resolves.toMatchObject({ authenticated: false, redirectTo: '/admin/login?to=%2Fadmin%2Fjobs' });
+  });
+
+  it.each([
+    ['/de/admin/users/42', '?tab=sessions', '/admin/login?to=%2Fadmin%2Fusers%2F42%3Ftab%3Dsessions'],
+    ['/admin/jobs', '', '/admin/login?to=%2Fadmin%2Fjobs'],
+    ['/en/account/subscription', '', '/login?to=%2Faccount%2Fsubscription'],
+  ])("the app's provider: a 401 on %s%s sends to %s (spec section 2: the admin login for admin paths)", async (path, search, expected) => {
+    const { authProvider } = await import('../../providers/index.js');
+    const before = `${window.location.pathname}${window.location.search}`;
+    window.history.replaceState(null, '', `${path}${search}`);
+    try {
+      await expect(authProvider.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true, redirectTo: expected });
+    } finally {
+      window.history.replaceState(null, '', before);
+    }
+  });
+
   it.each(['INVALID_TWO_FACTOR_CODE', 'WRONG_PASSWORD', 'PASSKEY_VERIFICATION_FAILED'])('a 401 that refuses what the person typed (%s) does not log out (issue 44)', async (messageKey) => {
     const { auth } = setup();
     const result: { logout?: boolean } = await auth.onError(apiError(401, messageKey));
@@ -386,6 +409,14 @@ describe('onError', () => {
     await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({ redirectTo: '/account/security' });
     expect(callsTo(calls, '/users/me')).toHaveLength(1);
     expect(cache.user?.twoFactorEnrolmentRequired).toBe(true);
+  });
+
+  it('a 403 TWO_FACTOR_ENROLMENT_REQUIRED on the security page itself sends the tab nowhere: it would mount the page anew, to be refused again', async () => {
+    const { http } = fakeHttp({ '/users/me': { ...ME, roles: ['user', 'admin'], twoFactorEnrolmentRequired: true } });
+    const session = createSessionStore(memoryStorage());
+    session.setToken(FRESH);
+    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel: null, now: () => NOW_MS, currentPath: () => '/account/security' });
+    await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({});
   });
 
   it('a 403 does not log out', async () => {

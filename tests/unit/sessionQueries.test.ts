@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cache } from '../../providers/index.js';
-import { queryClientOf } from '../../src/refine.js';
+import { queryClientOf, retriesQuery } from '../../src/refine.js';
 
 /**
  * Refine's query cache is one server session's (issue 44 item 8): one client for the tab's life showed the
@@ -35,5 +35,17 @@ describe("Refine's query client of a session", () => {
     expect(after.getQueryData(['overview'])).toBeUndefined();
     vi.runAllTimers();
     expect(before.getQueryData(['overview'])).toBeUndefined();
+  });
+
+  it("does not ask again after a refusal the auth provider acts on (a 401, a staff member without a second factor), so its onError runs at once; other failures are retried three times", () => {
+    const retry = queryClientOf('session-a').getDefaultOptions().queries?.retry;
+    expect(retry).toBe(retriesQuery);
+    const refusal = (statusCode: number, messageKey: string) => ({ statusCode, messageKey, message: messageKey });
+    expect(retriesQuery(0, refusal(401, 'UNAUTHORIZED'))).toBe(false);
+    expect(retriesQuery(0, refusal(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).toBe(false);
+    expect(retriesQuery(0, refusal(403, 'FORBIDDEN'))).toBe(true);
+    expect(retriesQuery(0, refusal(500, 'INTERNAL_ERROR'))).toBe(true);
+    expect(retriesQuery(2, new TypeError('Failed to fetch'))).toBe(true);
+    expect(retriesQuery(3, new TypeError('Failed to fetch'))).toBe(false);
   });
 });

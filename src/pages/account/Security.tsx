@@ -21,9 +21,9 @@ import { TwoStepSection } from './security/TwoStep.js';
 /**
  * `/account/security`: two-step sign-in with an authenticator app and recovery codes, the passkeys (issue 44),
  * and where the user is signed in (issue 17), each a section of its own (./security/). Staff who must set up a
- * second factor are sent here first and told why (src/routing/guard.ts). After a change to the second factor,
- * its state and the session's user are read again: the user says whether one is set up, and the route guard
- * and the menus follow it.
+ * second factor are sent here first and told why (src/routing/guard.ts); their sessions show once they have.
+ * After a change to the second factor, its state and the session's user are read again: the user says whether
+ * one is set up, and the route guard and the menus follow it.
  */
 export default function SecurityPage({ titleKey }: PageProps) {
   const { t } = useTranslation();
@@ -51,9 +51,14 @@ export default function SecurityPage({ titleKey }: PageProps) {
       <Section title={t('security:passkeys.title')}>
         <PasskeysSection proof={proof} onChanged={onChanged} />
       </Section>
-      <Section title={t('security:sessions.title')}>
-        <SessionsSection />
-      </Section>
+      {/* The server lists sessions to staff only once a second factor is set up (403 TWO_FACTOR_ENROLMENT_REQUIRED),
+          and that refusal sends the tab to this page: asked for here meanwhile, it remounted the page, setup and
+          all, again and again. */}
+      {me && !me.twoFactorEnrolmentRequired && (
+        <Section title={t('security:sessions.title')}>
+          <SessionsSection />
+        </Section>
+      )}
     </PageCard>
   );
 }
