@@ -47,7 +47,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/overview/overview.ts',
   'server/modules/privacy/deletion.ts',
   'server/modules/privacy/export.ts',
-  'server/modules/releases/service.ts',
   'server/modules/two-factor/enrolment.ts',
   'server/modules/users/account.ts',
   'server/modules/users/email-change.ts',
