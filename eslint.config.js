@@ -38,7 +38,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/billing/subscription-read.ts',
   'server/modules/billing/webhook-intake.ts',
   'server/modules/billing/webhook-rejections.ts',
-  'server/modules/coupons/service.ts',
   'server/modules/devices/service.ts',
   'server/modules/entitlements/entitlements.ts',
   'server/modules/licensing/licences.ts',
