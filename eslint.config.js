@@ -41,7 +41,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/devices/service.ts',
   'server/modules/entitlements/entitlements.ts',
   'server/modules/licensing/licences.ts',
-  'server/modules/lite-keys/service.ts',
   'server/modules/oauth/service.ts',
   'server/modules/overview/overview.ts',
   'server/modules/privacy/deletion.ts',
