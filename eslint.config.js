@@ -22,8 +22,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/admin-users/admin.ts',
   'server/modules/admin-users/csv-export.ts',
   'server/modules/admin-users/detail.ts',
-  'server/modules/analytics/ingest.ts',
-  'server/modules/analytics/rebuild.ts',
   'server/modules/auth/offline-tokens.ts',
   'server/modules/auth/sessions.ts',
   'server/modules/auth/sign-in-notices.ts',
