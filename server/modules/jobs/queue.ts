@@ -119,7 +119,7 @@ export interface JobQueueDeps {
  * that throws is retried with exponential backoff and kept as `failed` after its last try.
  *
  * pg-boss and graphile-worker were considered and declined: both are PostgreSQL only, and the same jobs
- * must run on the embedded SQLite; the claim below is the one statement they are built around.
+ * must run on the embedded SQLite; the claim (./repo.ts: `claimJobs` over `dueJobs`) is the one statement they are built around.
  */
 export class JobQueue {
   readonly instanceId: string = randomUUID();
