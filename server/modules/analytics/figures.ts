@@ -16,3 +16,9 @@ export const PERIOD_FIGURES = [
   'is_new',
   ...EXPORT_FORMATS.map((format) => `exports_${format}` as const),
 ] as const;
+
+export type Figure = (typeof PERIOD_FIGURES)[number];
+export type Figures = Record<Figure, number>;
+
+/** What a rollup row sums besides the figures: its user-periods, and those with a session (active users). */
+export const ROLLUP_SUMS = [...PERIOD_FIGURES, 'user_periods', 'active_users'] as const;

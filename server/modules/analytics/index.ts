@@ -12,6 +12,7 @@ export const analyticsModule: PortalModule = async (app, context) => {
   await app.register(analyticsRoutes, { deps, guards: context.guards });
 };
 
-export { ingest, type AnalyticsDeps, type Report } from './ingest.js';
+export { ingest, type AnalyticsDeps } from './ingest.js';
 export { queueSales, SIGNED_UP_JOB } from './jobs.js';
 export { rebuildAnalytics } from './rebuild.js';
+export type { Report } from './report.js';

@@ -1,12 +1,27 @@
 import type { Kysely, Transaction } from 'kysely';
 import { RETENTION_DAYS, type AnalyticsEvent, type Granularity } from '../../../contract/analytics.js';
-import type { ExportFormat } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
-import { PERIOD_FIGURES } from './figures.js';
+import { PERIOD_FIGURES, ROLLUP_SUMS, type Figure, type Figures } from './figures.js';
 import type { Database } from '../../db/schema.js';
 import { type EventBus, ADMINS } from '../events/index.js';
 import { COHORT_GRAINS, dayOf, daysBetween, GRAINS, periodOf } from './periods.js';
+import type { Report } from './report.js';
+import { insertActivations, insertExports, insertFirstChannelUse, insertLaunches, insertSales, insertSessions, lockUsers, signupsOf } from './reports-repo.js';
+import {
+  addToCohorts,
+  addToRollups,
+  deleteEmptiedCohorts,
+  deleteEmptiedRollups,
+  lifetimesOf,
+  upsertLifetimes,
+  upsertUserPeriods,
+  userPeriodsOf,
+  type CohortRow,
+  type LifetimeRow,
+  type RollupKey,
+  type RollupSums,
+} from './rollups-repo.js';
 
 /**
  * Ingestion: what the desktop application and the portal report, stored raw (idempotent on the
@@ -17,27 +32,8 @@ import { COHORT_GRAINS, dayOf, daysBetween, GRAINS, periodOf } from './periods.j
  * for the channel the report came through. A rollup row is the sum of the user-periods sharing
  * (grain, channel, period, suspicious or not, played minutes); when a report changes a user-period, its
  * old figures leave its old rollup row and its new figures join its new one. Cohorts do the same with
- * each user's whole history.
+ * each user's whole history. The statements are in ./reports-repo.ts (raw reports) and ./rollups-repo.ts.
  */
-
-export type Report =
-  | { kind: 'signup'; userId: string; at: Date }
-  | {
-      kind: 'session';
-      userId: string;
-      id: string;
-      channel: string;
-      seatId: string | null;
-      startedAt: Date;
-      endedAt: Date;
-      lengthSeconds: number;
-      playedSeconds: number;
-      suspicious: boolean;
-    }
-  | { kind: 'export'; userId: string; id: string; channel: string; format: ExportFormat; exportedAt: Date }
-  | { kind: 'launch'; userId: string; id: string; channel: string; at: Date }
-  | { kind: 'activation'; userId: string; id: string; channel: string; at: Date }
-  | { kind: 'sale'; userId: string; id: string; channel: string; at: Date };
 
 export interface AnalyticsDeps {
   db: Kysely<Database>;
@@ -45,9 +41,6 @@ export interface AnalyticsDeps {
   clock: Clock;
   bus: EventBus;
 }
-
-type Figure = (typeof PERIOD_FIGURES)[number];
-type Figures = Record<Figure, number>;
 
 const zero = (): Figures => Object.fromEntries(PERIOD_FIGURES.map((name) => [name, 0])) as Figures;
 
@@ -63,25 +56,22 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 const keyOf = (...parts: (string | number)[]) => parts.join('\u0000');
 
 /** A user-period's place in the rollups and what it adds there. */
-function rollupOf(grain: string, channel: string, period: string, figures: Figures) {
+function rollupOf(grain: string, channel: string, period: string, figures: Figures): { key: RollupKey; adds: RollupSums } {
   return {
     key: { grain, channel, period, suspicious: figures.suspicious_sessions > 0 ? 1 : 0, played_minutes: Math.floor(figures.played_seconds / 60) },
     adds: { ...figures, is_new: figures.is_new > 0 ? 1 : 0, user_periods: 1, active_users: figures.sessions > 0 ? 1 : 0 },
   };
 }
 
-type RollupKey = ReturnType<typeof rollupOf>['key'];
-type RollupAdds = ReturnType<typeof rollupOf>['adds'];
-
 /** Sums of signed changes per rollup row, to apply as one upsert. */
 class RollupChanges {
-  readonly rows = new Map<string, { key: RollupKey; adds: RollupAdds }>();
+  readonly rows = new Map<string, { key: RollupKey; adds: RollupSums }>();
 
   add(grain: string, channel: string, period: string, figures: Figures, sign: 1 | -1) {
     const { key, adds } = rollupOf(grain, channel, period, figures);
     const id = keyOf(key.grain, key.channel, key.period, key.suspicious, key.played_minutes);
     const row = this.rows.get(id) ?? { key, adds: { ...zero(), user_periods: 0, active_users: 0 } };
-    for (const name of Object.keys(adds) as (keyof RollupAdds)[]) row.adds[name] += sign * adds[name];
+    for (const name of Object.keys(adds) as (keyof RollupSums)[]) row.adds[name] += sign * adds[name];
     this.rows.set(id, row);
   }
 }
@@ -128,74 +118,11 @@ async function keepNew<R extends Report & { id: string }>(items: R[], insert: (c
 async function storeRaw(trx: Transaction<Database>, reports: Report[], now: string): Promise<Set<Report>> {
   const fresh = new Set<Report>(reports.filter((r) => r.kind === 'signup'));
   const only = <K extends Report['kind']>(kind: K) => reports.filter((r): r is Extract<Report, { kind: K }> => r.kind === kind);
-  await keepNew(
-    only('session'),
-    (chunk) =>
-      trx
-        .insertInto('analytics_sessions')
-        .values(
-          chunk.map((r) => ({
-            user_id: r.userId,
-            id: r.id,
-            seat_id: r.seatId,
-            channel: r.channel,
-            started_at: r.startedAt.toISOString(),
-            ended_at: r.endedAt.toISOString(),
-            length_seconds: r.lengthSeconds,
-            played_seconds: r.playedSeconds,
-            suspicious: r.suspicious ? 1 : 0,
-            received_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-        .returning(['user_id', 'id'])
-        .execute(),
-    fresh,
-  );
-  await keepNew(
-    only('export'),
-    (chunk) =>
-      trx
-        .insertInto('analytics_exports')
-        .values(chunk.map((r) => ({ user_id: r.userId, id: r.id, channel: r.channel, format: r.format, exported_at: r.exportedAt.toISOString(), received_at: now })))
-        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-        .returning(['user_id', 'id'])
-        .execute(),
-    fresh,
-  );
-  await keepNew(
-    only('launch'),
-    (chunk) =>
-      trx
-        .insertInto('analytics_launches')
-        .values(chunk.map((r) => ({ user_id: r.userId, id: r.id, channel: r.channel, launched_at: r.at.toISOString() })))
-        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-        .returning(['user_id', 'id'])
-        .execute(),
-    fresh,
-  );
-  await keepNew(
-    only('activation'),
-    (chunk) =>
-      trx
-        .insertInto('analytics_activations')
-        .values(chunk.map((r) => ({ user_id: r.userId, id: r.id, channel: r.channel, activated_at: r.at.toISOString() })))
-        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-        .returning(['user_id', 'id'])
-        .execute(),
-    fresh,
-  );
-  await keepNew(
-    only('sale'),
-    (chunk) =>
-      trx
-        .insertInto('analytics_sales')
-        .values(chunk.map((r) => ({ user_id: r.userId, id: r.id, channel: r.channel, sold_at: r.at.toISOString() })))
-        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
-        .returning(['user_id', 'id'])
-        .execute(),
-    fresh,
-  );
+  await keepNew(only('session'), (chunk) => insertSessions(trx, chunk, now), fresh);
+  await keepNew(only('export'), (chunk) => insertExports(trx, chunk, now), fresh);
+  await keepNew(only('launch'), (chunk) => insertLaunches(trx, chunk), fresh);
+  await keepNew(only('activation'), (chunk) => insertActivations(trx, chunk), fresh);
+  await keepNew(only('sale'), (chunk) => insertSales(trx, chunk), fresh);
   return fresh;
 }
 
@@ -204,13 +131,7 @@ async function firstActivations(trx: Transaction<Database>, reports: Report[], f
   const firsts = new Set<Report>();
   for (const r of reports) {
     if (r.kind !== 'activation' || !fresh.has(r)) continue;
-    const inserted = await trx
-      .insertInto('analytics_user_channels')
-      .values({ user_id: r.userId, channel: r.channel, first_at: r.at.toISOString() })
-      .onConflict((oc) => oc.columns(['user_id', 'channel']).doNothing())
-      .returning('user_id')
-      .executeTakeFirst();
-    if (inserted) firsts.add(r);
+    if (await insertFirstChannelUse(trx, { userId: r.userId, channel: r.channel, at: r.at.toISOString() })) firsts.add(r);
   }
   return firsts;
 }
@@ -230,8 +151,7 @@ async function applyPeriods(trx: Transaction<Database>, changes: Map<string, Per
   const periods = [...new Set([...changes.values()].map((c) => c.period))];
   const existing = new Map<string, Figures>();
   for (const chunk of chunks(users)) {
-    const rows = await trx.selectFrom('analytics_user_periods').selectAll().where('user_id', 'in', chunk).where('period', 'in', periods).execute();
-    for (const row of rows) {
+    for (const row of await userPeriodsOf(trx, chunk, periods)) {
       const figures = zero();
       for (const name of PERIOD_FIGURES) figures[name] = Number(row[name]);
       existing.set(keyOf(row.user_id, row.grain, row.period, row.channel), figures);
@@ -249,19 +169,9 @@ async function applyPeriods(trx: Transaction<Database>, changes: Map<string, Per
     states.push({ ...change, figures });
   }
   states.sort((a, b) => (keyOf(a.userId, a.grain, a.period, a.channel) < keyOf(b.userId, b.grain, b.period, b.channel) ? -1 : 1));
-  for (const chunk of chunks(states)) {
-    await trx
-      .insertInto('analytics_user_periods')
-      .values(chunk.map((s) => ({ user_id: s.userId, grain: s.grain, period: s.period, channel: s.channel, ...s.figures })))
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'grain', 'period', 'channel']).doUpdateSet((eb) => Object.fromEntries(PERIOD_FIGURES.map((name) => [name, eb.ref(`excluded.${name}`)]))),
-      )
-      .execute();
-  }
+  for (const chunk of chunks(states)) await upsertUserPeriods(trx, chunk);
   await applyRollups(trx, rollups);
 }
-
-const ROLLUP_SUMS = [...PERIOD_FIGURES, 'user_periods', 'active_users'] as const;
 
 /** Adds the signed sums to their rollup rows (in key order, so concurrent writers never deadlock) and drops emptied rows. */
 async function applyRollups(trx: Transaction<Database>, rollups: RollupChanges) {
@@ -269,37 +179,10 @@ async function applyRollups(trx: Transaction<Database>, rollups: RollupChanges) 
     .filter(([, row]) => ROLLUP_SUMS.some((name) => row.adds[name] !== 0))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, row]) => row);
-  for (const chunk of chunks(rows)) {
-    await trx
-      .insertInto('analytics_rollups')
-      .values(chunk.map((row) => ({ ...row.key, ...row.adds })))
-      .onConflict((oc) =>
-        oc
-          .columns(['grain', 'channel', 'period', 'suspicious', 'played_minutes'])
-          .doUpdateSet((eb) => Object.fromEntries(ROLLUP_SUMS.map((name) => [name, eb(eb.ref(`analytics_rollups.${name}`), '+', eb.ref(`excluded.${name}`))]))),
-      )
-      .execute();
-  }
+  for (const chunk of chunks(rows)) await addToRollups(trx, chunk);
+  // Rows a move may have emptied go.
   const emptied = rows.filter((row) => row.adds.user_periods < 0);
-  for (const chunk of chunks(emptied, 100)) {
-    await trx
-      .deleteFrom('analytics_rollups')
-      .where('user_periods', '=', 0)
-      .where((eb) =>
-        eb.or(
-          chunk.map((row) =>
-            eb.and([
-              eb('grain', '=', row.key.grain),
-              eb('channel', '=', row.key.channel),
-              eb('period', '=', row.key.period),
-              eb('suspicious', '=', row.key.suspicious),
-              eb('played_minutes', '=', row.key.played_minutes),
-            ]),
-          ),
-        ),
-      )
-      .execute();
-  }
+  for (const chunk of chunks(emptied, 100)) await deleteEmptiedRollups(trx, chunk.map((row) => row.key));
 }
 
 interface Lifetime {
@@ -323,7 +206,7 @@ async function applyLifetimes(trx: Transaction<Database>, signups: Set<string>, 
   const existing = new Map<string, Lifetime>();
   const created = new Map<string, string>();
   for (const chunk of chunks(users)) {
-    for (const row of await trx.selectFrom('analytics_user_lifetimes').selectAll().where('user_id', 'in', chunk).execute()) {
+    for (const row of await lifetimesOf(trx, chunk)) {
       existing.set(row.user_id, {
         signupDay: row.signup_day,
         lastActiveDay: row.last_active_day,
@@ -331,9 +214,9 @@ async function applyLifetimes(trx: Transaction<Database>, signups: Set<string>, 
         suspiciousSessions: Number(row.suspicious_sessions),
       });
     }
-    for (const row of await trx.selectFrom('users').select(['id', 'created_at']).where('id', 'in', chunk).execute()) created.set(row.id, dayOf(row.created_at));
+    for (const row of await signupsOf(trx, chunk)) created.set(row.id, dayOf(row.created_at));
   }
-  const cohorts = new Map<string, { grain: string; cohort: string; suspicious: number; played_minutes: number; retained: number; users: number }>();
+  const cohorts = new Map<string, CohortRow>();
   const move = (lifetime: Lifetime, sign: 1 | -1) => {
     for (const grain of COHORT_GRAINS) {
       const row = {
@@ -350,7 +233,7 @@ async function applyLifetimes(trx: Transaction<Database>, signups: Set<string>, 
       cohorts.set(id, entry);
     }
   };
-  const states: { user_id: string; signup_day: string; last_active_day: string | null; played_seconds: number; suspicious_sessions: number }[] = [];
+  const states: LifetimeRow[] = [];
   for (const userId of users) {
     const signupDay = created.get(userId);
     if (!signupDay) continue; // deleted meanwhile
@@ -373,55 +256,15 @@ async function applyLifetimes(trx: Transaction<Database>, signups: Set<string>, 
       suspicious_sessions: next.suspiciousSessions,
     });
   }
-  for (const chunk of chunks(states)) {
-    await trx
-      .insertInto('analytics_user_lifetimes')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.column('user_id').doUpdateSet((eb) => ({
-          last_active_day: eb.ref('excluded.last_active_day'),
-          played_seconds: eb.ref('excluded.played_seconds'),
-          suspicious_sessions: eb.ref('excluded.suspicious_sessions'),
-        })),
-      )
-      .execute();
-  }
+  for (const chunk of chunks(states)) await upsertLifetimes(trx, chunk);
   const rows = [...cohorts.entries()]
     .filter(([, row]) => row.users !== 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, row]) => row);
-  for (const chunk of chunks(rows)) {
-    await trx
-      .insertInto('analytics_cohorts')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.columns(['grain', 'cohort', 'suspicious', 'played_minutes', 'retained']).doUpdateSet((eb) => ({ users: eb(eb.ref('analytics_cohorts.users'), '+', eb.ref('excluded.users')) })),
-      )
-      .execute();
-  }
-  // Rows a move emptied go (by key: a scan of the table would cost more than the whole report).
-  for (const chunk of chunks(
-    rows.filter((row) => row.users < 0),
-    100,
-  )) {
-    await trx
-      .deleteFrom('analytics_cohorts')
-      .where('users', '=', 0)
-      .where((eb) =>
-        eb.or(
-          chunk.map((row) =>
-            eb.and([
-              eb('grain', '=', row.grain),
-              eb('cohort', '=', row.cohort),
-              eb('suspicious', '=', row.suspicious),
-              eb('played_minutes', '=', row.played_minutes),
-              eb('retained', '=', row.retained),
-            ]),
-          ),
-        ),
-      )
-      .execute();
-  }
+  for (const chunk of chunks(rows)) await addToCohorts(trx, chunk);
+  // Rows a move may have emptied go.
+  const emptied = rows.filter((row) => row.users < 0);
+  for (const chunk of chunks(emptied, 100)) await deleteEmptiedCohorts(trx, chunk);
 }
 
 /**
@@ -434,7 +277,7 @@ export async function recordReports(trx: Transaction<Database>, dialect: Dialect
   if (reports.length === 0) return { recorded: [], live: [] };
   const userIds = [...new Set(reports.map((r) => r.userId))].sort();
   if (dialect === 'postgres') {
-    for (const chunk of chunks(userIds)) await trx.selectFrom('users').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
+    for (const chunk of chunks(userIds)) await lockUsers(trx, chunk);
   }
   const fresh = await storeRaw(trx, reports, now.toISOString());
   const firsts = await firstActivations(trx, reports, fresh);

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { ADMINS } from '../events/index.js';
 import { enqueue, type JobHandler, type JobQueue } from '../jobs/index.js';
-import { recordReports, type AnalyticsDeps, type Report } from './ingest.js';
+import { recordReports, type AnalyticsDeps } from './ingest.js';
+import type { Report } from './report.js';
 
 /** The job a new account queues (users' repository, in the transaction that creates it): its sign-up is counted. */
 export const SIGNED_UP_JOB = 'user-signed-up';

@@ -1,45 +1,14 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import {
-  MAX_RANGE_DAYS,
-  RETENTION_DAYS,
-  type AnalyticsComparison,
-  type AnalyticsPoint,
-  type AnalyticsQuery,
-  type AnalyticsResponse,
-  type CohortQuery,
-  type CohortResponse,
-  type FirstDayQuery,
-  type FirstDayResponse,
-} from '../../../contract/analytics.js';
+import type { AnalyticsQuery, Granularity } from '../../../contract/analytics.js';
 import { EXPORT_FORMATS } from '../../../contract/licensing.js';
-import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
-import { compareKpis, comparedPeriods, incompleteFrom, kpiFigures } from './comparison.js';
-import { addDays, dayOf, daysBetween, periodEnd, periodOf, periodsBetween } from './periods.js';
 
-export interface AnalyticsReadDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-}
+/**
+ * The dashboard's reads (./dashboard.ts): a few rollup or cohort rows per period and played-minute
+ * value, summed by the database, never raw reports.
+ */
 
-type Filters = Pick<AnalyticsQuery, 'from' | 'to' | 'suspicious' | 'minPlayed' | 'maxPlayed'>;
-
-/** A real calendar day: the contract's pattern lets 2035-02-30 through, which Date would read as 2 March. */
-const isCalendarDay = (day: string) => {
-  try {
-    return dayOf(day) === day;
-  } catch {
-    return false;
-  }
-};
-
-function checkRange(filters: Filters) {
-  if (!isCalendarDay(filters.from) || !isCalendarDay(filters.to)) throw new AppError('ANALYTICS_RANGE_INVALID', 400);
-  const days = daysBetween(filters.from, filters.to);
-  if (Number.isNaN(days) || days < 0 || days >= MAX_RANGE_DAYS) throw new AppError('ANALYTICS_RANGE_INVALID', 400);
-  if (filters.minPlayed !== undefined && filters.maxPlayed !== undefined && filters.minPlayed > filters.maxPlayed) throw new AppError('ANALYTICS_PLAYED_RANGE_INVALID', 400);
-}
+export type Filters = Pick<AnalyticsQuery, 'from' | 'to' | 'suspicious' | 'minPlayed' | 'maxPlayed'>;
 
 /** The filters as a condition on a table with `suspicious` and `played_minutes` columns (rollups, cohorts). */
 function matchesFilters(filters: Filters) {
@@ -53,7 +22,8 @@ function matchesFilters(filters: Filters) {
   };
 }
 
-const SUMS = [
+/** The rollup columns the dashboard sums. */
+export const SUMS = [
   'is_new',
   'active_users',
   'sessions',
@@ -65,137 +35,55 @@ const SUMS = [
   ...EXPORT_FORMATS.map((format) => `exports_${format}` as const),
 ] as const;
 
-type Sums = Record<(typeof SUMS)[number], number>;
+export type Sum = (typeof SUMS)[number];
 
-function toPoint(period: string, sums: Sums | undefined): AnalyticsPoint {
-  const value = (name: (typeof SUMS)[number]) => sums?.[name] ?? 0;
-  const sessions = value('sessions');
-  return {
-    period,
-    newUsers: value('is_new'),
-    activeUsers: value('active_users'),
-    sessions,
-    sessionSeconds: value('session_seconds'),
-    averageSessionSeconds: sessions ? value('session_seconds') / sessions : 0,
-    playedSeconds: value('played_seconds'),
-    launches: value('launches'),
-    activations: value('activations'),
-    sales: value('sales'),
-    exports: Object.fromEntries(EXPORT_FORMATS.map((format) => [format, value(`exports_${format}`)])) as AnalyticsPoint['exports'],
-  };
-}
-
-/**
- * `GET /analytics` (admin): one point per period overlapping the range, read from the rollups (a few
- * rows per period and played-minute value), never from raw reports. The same query reads the periods
- * just before the range, for the KPIs' change against the previous period (issue 21 item 3).
- */
-export async function dashboard(deps: AnalyticsReadDeps, query: AnalyticsQuery): Promise<AnalyticsResponse> {
-  checkRange(query);
-  const periods = periodsBetween(query.granularity, query.from, query.to);
-  const first = periods[0] ?? query.from;
-  const today = dayOf(deps.clock.now());
-  const compared = comparedPeriods(query.granularity, periods, today);
-  const rows = await deps.db
+/** The sums of the rollup rows the filters match, per period from `from` to `to` (first days of periods). */
+export async function rollupSumsByPeriod(
+  db: Kysely<Database>,
+  input: { grain: Granularity; channel: string; from: string; to: string; filters: Filters },
+): Promise<({ period: string } & Record<Sum, number | string | null>)[]> {
+  return db
     .selectFrom('analytics_rollups')
     .select('period')
     .select((eb) => SUMS.map((name) => eb.fn.sum<number | string>(name).as(name)))
-    .where('grain', '=', query.granularity)
-    .where('channel', '=', query.channel)
-    .where('period', '>=', compared?.previousFrom ?? first)
-    .where('period', '<=', query.to)
-    .where(matchesFilters(query))
+    .where('grain', '=', input.grain)
+    .where('channel', '=', input.channel)
+    .where('period', '>=', input.from)
+    .where('period', '<=', input.to)
+    .where(matchesFilters(input.filters))
     .groupBy('period')
     .execute();
-  const byPeriod = new Map(rows.map((row) => [row.period, Object.fromEntries(SUMS.map((name) => [name, Number(row[name] ?? 0)])) as Sums]));
-  const series = periods.map((period) => toPoint(period, byPeriod.get(period)));
-  const { period: _period, ...sum } = toPoint('', sumOf(periods, byPeriod));
-  let comparison: AnalyticsComparison | null = null;
-  if (compared) {
-    const count = compared.complete.length;
-    const { period: _c, ...currentSum } = toPoint('', sumOf(compared.complete, byPeriod));
-    const { period: _p, ...previousSum } = toPoint('', sumOf(compared.previous, byPeriod));
-    const current = kpiFigures(currentSum, count);
-    const previous = kpiFigures(previousSum, count);
-    const { from, to, previousFrom, previousTo } = compared;
-    comparison = { periods: count, from, to, previousFrom, previousTo, current, previous, change: compareKpis(current, previous) };
-  }
-  return {
-    granularity: query.granularity,
-    channel: query.channel,
-    series,
-    // Distinct users do not add up across periods: the KPI is the mean per period.
-    totals: { ...sum, activeUsers: Math.round(sum.activeUsers / Math.max(1, periods.length)) },
-    incompleteFrom: incompleteFrom(query.granularity, periods, today),
-    comparison,
-  };
-}
-
-/** The figures of `periods` added up. */
-function sumOf(periods: readonly string[], byPeriod: ReadonlyMap<string, Sums>): Sums {
-  const total = Object.fromEntries(SUMS.map((name) => [name, 0])) as Sums;
-  for (const period of periods) {
-    const sums = byPeriod.get(period);
-    if (sums) for (const name of SUMS) total[name] += sums[name];
-  }
-  return total;
 }
 
 /**
- * `GET /analytics/first-day` (admin): the channel's first day with any figure, whatever the filters
- * (the dashboard's default range starts there), and the server's today. Empty rollup rows are deleted
- * (ingest.ts), so the first day rollup row is the first day with data; the primary key (grain, channel,
- * period, ...) makes it one index step.
+ * The channel's first day with a rollup row. Empty rollup rows are deleted (./rollups-repo.ts), so it
+ * is the first day with data; the primary key (grain, channel, period, ...) makes it one index step.
  */
-export async function firstDay(deps: AnalyticsReadDeps, query: FirstDayQuery): Promise<FirstDayResponse> {
-  const row = await deps.db
+export async function firstRollupDay(db: Kysely<Database>, channel: string): Promise<string | null> {
+  const row = await db
     .selectFrom('analytics_rollups')
     .select('period')
     .where('grain', '=', 'day')
-    .where('channel', '=', query.channel)
+    .where('channel', '=', channel)
     .orderBy('period')
     .limit(1)
     .executeTakeFirst();
-  return { channel: query.channel, firstDay: row?.period ?? null, today: dayOf(deps.clock.now()) };
+  return row?.period ?? null;
 }
 
-/**
- * `GET /analytics/cohorts` (admin): users by sign-up week or month, and how many were active on or after
- * day 7, 14, 21, 28 and 366 of their account. A retention figure is null until every member of the
- * cohort is that many days old (today by the server's clock, UTC).
- */
-export async function cohorts(deps: AnalyticsReadDeps, query: CohortQuery): Promise<CohortResponse> {
-  checkRange(query);
-  const rows = await deps.db
+/** Users per cohort (from `from` to `to`, first days of periods) and retention level reached, as the filters match. */
+export async function cohortCounts(
+  db: Kysely<Database>,
+  input: { grain: Granularity; from: string; to: string; filters: Filters },
+): Promise<{ cohort: string; retained: number; users: number | string }[]> {
+  return db
     .selectFrom('analytics_cohorts')
     .select(['cohort', 'retained'])
     .select((eb) => eb.fn.sum<number | string>('users').as('users'))
-    .where('grain', '=', query.granularity)
-    .where('cohort', '>=', periodOf(query.granularity, query.from))
-    .where('cohort', '<=', query.to)
-    .where(matchesFilters(query))
+    .where('grain', '=', input.grain)
+    .where('cohort', '>=', input.from)
+    .where('cohort', '<=', input.to)
+    .where(matchesFilters(input.filters))
     .groupBy(['cohort', 'retained'])
     .execute();
-  const today = dayOf(deps.clock.now());
-  const byCohort = new Map<string, number[]>();
-  for (const row of rows) {
-    const levels = byCohort.get(row.cohort) ?? RETENTION_DAYS.map(() => 0).concat(0);
-    levels[row.retained] = (levels[row.retained] ?? 0) + Number(row.users);
-    byCohort.set(row.cohort, levels);
-  }
-  const list = periodsBetween(query.granularity, query.from, query.to).map((cohort) => {
-    const levels = byCohort.get(cohort) ?? [];
-    const users = levels.reduce((sum, n) => sum + n, 0);
-    const lastSignup = periodEnd(query.granularity, cohort);
-    return {
-      cohort,
-      users,
-      retention: RETENTION_DAYS.map((day, index) => {
-        if (addDays(lastSignup, day) > today) return { day, users: null, percent: null };
-        const retained = levels.slice(index + 1).reduce((sum, n) => sum + n, 0);
-        return { day, users: retained, percent: users ? Math.round((retained / users) * 1000) / 10 : null };
-      }),
-    };
-  });
-  return { granularity: query.granularity, cohorts: list };
 }

@@ -1,113 +1,22 @@
-import { sql, type Kysely } from 'kysely';
-import { RETENTION_DAYS } from '../../../contract/analytics.js';
-import { EXPORT_FORMATS } from '../../../contract/licensing.js';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import { PERIOD_FIGURES } from './figures.js';
 import type { Database } from '../../db/schema.js';
-
-type Figure = (typeof PERIOD_FIGURES)[number];
-
-/** The SQL each dialect needs for the period arithmetic of periods.ts (UTC days as yyyy-MM-dd text). */
-function calendar(dialect: Dialect) {
-  const postgres = dialect === 'postgres';
-  return {
-    day: (timestamp: string) => (postgres ? `to_char(${timestamp} at time zone 'UTC', 'YYYY-MM-DD')` : `substr(${timestamp}, 1, 10)`),
-    week: (day: string) =>
-      postgres ? `to_char(date_trunc('week', ${day}::date), 'YYYY-MM-DD')` : `date(${day}, '-' || ((cast(strftime('%w', ${day}) as integer) + 6) % 7) || ' days')`,
-    month: (day: string) => `substr(${day}, 1, 8) || '01'`,
-    daysFrom: (from: string, to: string) => (postgres ? `(${to}::date - ${from}::date)` : `cast(julianday(${to}) - julianday(${from}) as integer)`),
-  };
-}
+import { clearDerivedTables, insertCohorts, insertDailyUserPeriods, insertLifetimes, insertRollups, insertUserPeriodsOfGrain } from './rebuild-repo.js';
 
 /**
  * Recomputes every rollup from the raw rows, in one transaction: what the bench generator uses after
  * writing millions of raw rows at once, and a second, set-based statement of the rules that
- * `ingest.ts` applies report by report (tests/api/analytics.test.ts checks that both agree).
+ * `ingest.ts` applies report by report (tests/api/analytics.test.ts checks that both agree). Each table
+ * is derived from the one before: daily user-periods from the reports, weeks and months from the days,
+ * rollups from the user-periods, lifetimes from the daily ones, cohorts from the lifetimes.
  */
 export async function rebuildAnalytics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const { day, week, month, daysFrom } = calendar(dialect);
-  const figures = (values: Partial<Record<Figure, string>>) => PERIOD_FIGURES.map((name) => `${values[name] ?? '0'} as ${name}`).join(', ');
-  // Reports that count for their channel and for 'all'.
-  const reports = [
-    `select user_id, ${day('started_at')} as day, channel, ${figures({
-      sessions: '1',
-      session_seconds: 'length_seconds',
-      played_seconds: 'coalesce(played_seconds, length_seconds)',
-      suspicious_sessions: 'suspicious',
-    })} from analytics_sessions`,
-    `select user_id, ${day('exported_at')} as day, channel, ${figures(
-      Object.fromEntries(EXPORT_FORMATS.map((format) => [`exports_${format}`, `case when format = '${format}' then 1 else 0 end`])),
-    )} from analytics_exports`,
-    `select user_id, ${day('launched_at')} as day, channel, ${figures({ launches: '1' })} from analytics_launches`,
-    `select user_id, ${day('activated_at')} as day, channel, ${figures({ activations: '1' })} from analytics_activations`,
-    `select user_id, ${day('sold_at')} as day, channel, ${figures({ sales: '1' })} from analytics_sales`,
-  ].join(' union all ');
-  // New users: to 'all' at sign-up, to a store channel at the first activation through it.
-  const arrivals = [
-    `select id as user_id, ${day('created_at')} as day, 'all' as channel, ${figures({ is_new: '1' })} from users`,
-    `select user_id, ${day('first_at')} as day, channel, ${figures({ is_new: '1' })} from analytics_user_channels`,
-  ].join(' union all ');
-  const columns = PERIOD_FIGURES.join(', ');
-  const sums = PERIOD_FIGURES.map((name) => (name === 'is_new' ? 'max(is_new)' : `sum(${name})`)).join(', ');
-  const retained = RETENTION_DAYS.map((days) => `case when ${daysFrom('signup_day', 'last_active_day')} >= ${days} then 1 else 0 end`).join(' + ');
-
   await db.transaction().execute(async (trx) => {
-    for (const table of ['analytics_cohorts', 'analytics_user_lifetimes', 'analytics_rollups', 'analytics_user_periods'] as const) await trx.deleteFrom(table).execute();
-    await sql
-      .raw(
-        `insert into analytics_user_periods (user_id, grain, period, channel, ${columns})
-         select user_id, 'day', day, channel, ${sums}
-         from (select * from (${reports}) as r
-               union all select user_id, day, 'all', ${columns} from (${reports}) as r
-               union all select * from (${arrivals}) as a) as e
-         group by user_id, day, channel`,
-      )
-      .execute(trx);
-    for (const [grain, period] of [
-      ['week', week('period')],
-      ['month', month('period')],
-    ] as const) {
-      await sql
-        .raw(
-          `insert into analytics_user_periods (user_id, grain, period, channel, ${columns})
-           select user_id, '${grain}', ${period}, channel, ${sums}
-           from analytics_user_periods where grain = 'day'
-           group by user_id, ${period}, channel`,
-        )
-        .execute(trx);
-    }
-    await sql
-      .raw(
-        `insert into analytics_rollups (grain, channel, period, suspicious, played_minutes, user_periods, active_users, ${columns})
-         select grain, channel, period, case when suspicious_sessions > 0 then 1 else 0 end, played_seconds / 60,
-                count(*), sum(case when sessions > 0 then 1 else 0 end), ${PERIOD_FIGURES.map((name) => `sum(${name})`).join(', ')}
-         from analytics_user_periods
-         group by grain, channel, period, case when suspicious_sessions > 0 then 1 else 0 end, played_seconds / 60`,
-      )
-      .execute(trx);
-    await sql
-      .raw(
-        `insert into analytics_user_lifetimes (user_id, signup_day, last_active_day, played_seconds, suspicious_sessions)
-         select u.id, ${day('u.created_at')}, a.last_active_day, coalesce(a.played_seconds, 0), coalesce(a.suspicious_sessions, 0)
-         from users as u
-         left join (select user_id, max(case when sessions > 0 then period end) as last_active_day,
-                           sum(played_seconds) as played_seconds, sum(suspicious_sessions) as suspicious_sessions
-                    from analytics_user_periods where grain = 'day' and channel = 'all' group by user_id) as a
-           on a.user_id = u.id`,
-      )
-      .execute(trx);
-    await sql
-      .raw(
-        `insert into analytics_cohorts (grain, cohort, suspicious, played_minutes, retained, users)
-         select grain, cohort, suspicious, played_minutes, retained, count(*)
-         from (select g.grain,
-                      case when g.grain = 'week' then ${week('signup_day')} else ${month('signup_day')} end as cohort,
-                      case when suspicious_sessions > 0 then 1 else 0 end as suspicious,
-                      played_seconds / 60 as played_minutes,
-                      case when last_active_day is null then 0 else ${retained} end as retained
-               from analytics_user_lifetimes cross join (select 'week' as grain union all select 'month') as g) as c
-         group by grain, cohort, suspicious, played_minutes, retained`,
-      )
-      .execute(trx);
+    await clearDerivedTables(trx);
+    await insertDailyUserPeriods(trx, dialect);
+    for (const grain of ['week', 'month'] as const) await insertUserPeriodsOfGrain(trx, dialect, grain);
+    await insertRollups(trx);
+    await insertLifetimes(trx, dialect);
+    await insertCohorts(trx, dialect);
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { analyticsQuerySchema, analyticsResponseSchema, cohortQuerySchema, cohortResponseSchema, firstDayQuerySchema, firstDayResponseSchema } from '../../../contract/analytics.js';
 import type { Guards } from '../../plugins/authentication.js';
-import { cohorts, dashboard, firstDay, type AnalyticsReadDeps } from './queries.js';
+import { cohorts, dashboard, firstDay, type AnalyticsReadDeps } from './dashboard.js';
 
 /** The admin dashboard's figures, where they start, and sign-up cohorts, read from the rollups. */
 export const analyticsRoutes: FastifyPluginAsyncZod<{ deps: AnalyticsReadDeps; guards: Guards }> = async (app, { deps, guards }) => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Coupon, CouponCreate, Grant } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
-import type { CouponsTable, Database } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import { recordActivity } from '../activity/index.js';
-import { updatesUntil } from '../licensing/index.js';
+import { grantCouponLicence } from '../licensing/index.js';
+import { countRedemption, couponByCode, insertAccessPass, insertCoupon, insertRedemption, newestCoupons, runningAccessEnd, type CouponRow } from './repo.js';
 
 export interface CouponDeps {
   db: Kysely<Database>;
@@ -19,7 +20,7 @@ export function normaliseCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
-function toCoupon(row: Selectable<CouponsTable>): Coupon {
+function toCoupon(row: CouponRow): Coupon {
   return {
     code: row.code,
     grant: row.grant_kind,
@@ -34,33 +35,28 @@ function toCoupon(row: Selectable<CouponsTable>): Coupon {
 
 /** `POST /coupons` (admin) and `npm run coupons -- create`. */
 export async function createCoupon(deps: Pick<CouponDeps, 'db' | 'clock'>, input: CouponCreate, createdBy: string | null): Promise<Coupon> {
-  const row = await deps.db
-    .insertInto('coupons')
-    .values({
-      code: normaliseCode(input.code),
-      grant_kind: input.grant,
-      release: input.grant === 'licence' ? (input.release ?? null) : null,
-      access_days: input.grant === 'access' ? (input.days ?? null) : null,
-      usage_limit: input.usageLimit ?? null,
-      expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
-      created_at: deps.clock.now().toISOString(),
-      created_by: createdBy,
-    })
-    .onConflict((oc) => oc.column('code').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const row = await insertCoupon(deps.db, {
+    code: normaliseCode(input.code),
+    grant_kind: input.grant,
+    release: input.grant === 'licence' ? (input.release ?? null) : null,
+    access_days: input.grant === 'access' ? (input.days ?? null) : null,
+    usage_limit: input.usageLimit ?? null,
+    expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    created_at: deps.clock.now().toISOString(),
+    created_by: createdBy,
+  });
   if (!row) throw new AppError('COUPON_EXISTS', 409);
   return toCoupon(row);
 }
 
 /** `GET /coupons` (admin): newest first. */
 export async function listCoupons(db: Kysely<Database>): Promise<Coupon[]> {
-  return (await db.selectFrom('coupons').selectAll().orderBy('created_at', 'desc').limit(500).execute()).map(toCoupon);
+  return (await newestCoupons(db)).map(toCoupon);
 }
 
 /** The reason a coupon cannot be redeemed now by anyone, or null: checked at registration before the account exists. */
 export async function couponProblem(db: Kysely<Database>, code: string, now: Date): Promise<'COUPON_INVALID' | 'COUPON_EXPIRED' | 'COUPON_USED_UP' | null> {
-  const coupon = await db.selectFrom('coupons').selectAll().where('code', '=', normaliseCode(code)).executeTakeFirst();
+  const coupon = await couponByCode(db, normaliseCode(code));
   if (!coupon) return 'COUPON_INVALID';
   if (coupon.expires_at && Date.parse(coupon.expires_at) <= now.getTime()) return 'COUPON_EXPIRED';
   if (coupon.usage_limit !== null && Number(coupon.redeemed_count) >= coupon.usage_limit) return 'COUPON_USED_UP';
@@ -81,61 +77,22 @@ export async function redeemInTransaction(trx: Transaction<Database>, userId: st
 
 async function grantCoupon(trx: Transaction<Database>, userId: string, code: string, now: Date): Promise<Grant> {
   const normalised = normaliseCode(code);
-  const coupon = await trx.selectFrom('coupons').selectAll().where('code', '=', normalised).executeTakeFirst();
+  const coupon = await couponByCode(trx, normalised);
   if (!coupon) throw new AppError('COUPON_INVALID', 422);
   if (coupon.expires_at && Date.parse(coupon.expires_at) <= now.getTime()) throw new AppError('COUPON_EXPIRED', 410);
-  const redemption = await trx
-    .insertInto('coupon_redemptions')
-    .values({ code: normalised, user_id: userId, redeemed_at: now.toISOString() })
-    .onConflict((oc) => oc.columns(['code', 'user_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(redemption.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError('COUPON_ALREADY_ACTIVATED', 409);
-  const counted = await trx
-    .updateTable('coupons')
-    .set((eb) => ({ redeemed_count: eb('redeemed_count', '+', 1) }))
-    .where('code', '=', normalised)
-    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('redeemed_count', '<', eb.ref('usage_limit'))]))
-    .executeTakeFirst();
-  if (Number(counted.numUpdatedRows) === 0) throw new AppError('COUPON_USED_UP', 409);
+  if (!(await insertRedemption(trx, { code: normalised, userId, redeemedAt: now.toISOString() }))) throw new AppError('COUPON_ALREADY_ACTIVATED', 409);
+  if (!(await countRedemption(trx, normalised))) throw new AppError('COUPON_USED_UP', 409);
 
   if (coupon.grant_kind === 'licence' && coupon.release) {
-    await trx
-      .insertInto('licences')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        source: 'coupon',
-        edition: 'full',
-        channel: 'coupon',
-        release: coupon.release,
-        updates_until: updatesUntil(coupon.release),
-        transaction_id: null,
-        product_id: null,
-        price_id: null,
-        source_ref: normalised,
-        granted_at: now.toISOString(),
-      })
-      // One live licence per release (a partial unique index): a release held already is not given twice.
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst()
-      .then((granted) => {
-        if (Number(granted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
-      });
+    // One live licence per release: a release held already is not given twice.
+    if (!(await grantCouponLicence(trx, { userId, release: coupon.release, code: normalised, grantedAt: now.toISOString() }))) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
     return { kind: 'licence', release: coupon.release };
   }
   const days = coupon.access_days ?? 0;
-  const running = await trx
-    .selectFrom('access_passes')
-    .select((eb) => eb.fn.max('ends_at').as('ends_at'))
-    .where('user_id', '=', userId)
-    .where('ends_at', '>', now.toISOString())
-    .executeTakeFirst();
-  const startsAt = running?.ends_at ? new Date(running.ends_at) : now;
+  const running = await runningAccessEnd(trx, userId, now.toISOString());
+  const startsAt = running ? new Date(running) : now;
   const endsAt = new Date(startsAt.getTime() + days * 86_400_000);
-  await trx
-    .insertInto('access_passes')
-    .values({ id: randomUUID(), user_id: userId, source_ref: normalised, starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() })
-    .execute();
+  await insertAccessPass(trx, { id: randomUUID(), user_id: userId, source_ref: normalised, starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() });
   return { kind: 'access', days, accessEndsAt: endsAt.toISOString() };
 }
 

@@ -1,12 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database, JobsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import {
+  claimJobs,
+  countJobsByStatus,
+  deleteFinishedJobs,
+  deleteJob,
+  dueJobs,
+  hasDueJob,
+  insertJob,
+  markJobDone,
+  markJobFailed,
+  pendingJobWithId,
+  pendingJobWithKey,
+  scheduleJobRetry,
+  type JobCandidates,
+  type JobRow as Job,
+} from './repo.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-type Job = Selectable<JobsTable>;
 
 /** What a job's handler gets besides its payload. */
 export interface JobContext {
@@ -59,10 +74,6 @@ const POLL_MS = 1_000;
 /** Finished jobs stay visible to admins this long. */
 const KEEP_FINISHED_MS = 14 * 24 * 3_600_000;
 
-/** Due: pending and its time has come, or running past its lease (the instance that took it is gone). */
-const isDue = (nowIso: string) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
-  eb.or([eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', nowIso)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', nowIso)])]);
-
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
   // Full jitter on the upper half, so retries of many jobs that failed together spread out.
@@ -76,26 +87,22 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  */
 export async function enqueue(db: Db, now: Date, job: NewJob): Promise<string | null> {
   const id = randomUUID();
-  const result = await db
-    .insertInto('jobs')
-    .values({
-      id,
-      kind: job.kind,
-      payload: JSON.stringify(job.payload),
-      key: job.key ?? null,
-      status: 'pending',
-      attempts: 0,
-      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      run_at: (job.runAt ?? (job.heldForRequest ? new Date(now.getTime() + HELD_FOR_REQUEST_MS) : now)).toISOString(),
-      locked_until: null,
-      locked_by: null,
-      last_error: null,
-      created_at: now.toISOString(),
-      finished_at: null,
-    })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null;
+  const inserted = await insertJob(db, {
+    id,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    key: job.key ?? null,
+    status: 'pending',
+    attempts: 0,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    run_at: (job.runAt ?? (job.heldForRequest ? new Date(now.getTime() + HELD_FOR_REQUEST_MS) : now)).toISOString(),
+    locked_until: null,
+    locked_by: null,
+    last_error: null,
+    created_at: now.toISOString(),
+    finished_at: null,
+  });
+  return inserted ? id : null;
 }
 
 export interface JobQueueDeps {
@@ -112,7 +119,7 @@ export interface JobQueueDeps {
  * that throws is retried with exponential backoff and kept as `failed` after its last try.
  *
  * pg-boss and graphile-worker were considered and declined: both are PostgreSQL only, and the same jobs
- * must run on the embedded SQLite; the claim below is the one statement they are built around.
+ * must run on the embedded SQLite; the claim (./repo.ts: `claimJobs` over `dueJobs`) is the one statement they are built around.
  */
 export class JobQueue {
   readonly instanceId: string = randomUUID();
@@ -158,15 +165,15 @@ export class JobQueue {
    * well; a failure is handled as in the worker (retried later, or failed) and thrown to the caller.
    */
   async runNow(id: string): Promise<void> {
-    await this.runClaimedNow(this.deps.db.selectFrom('jobs').select('id').where('id', '=', id).where('status', '=', 'pending'));
+    await this.runClaimedNow(pendingJobWithId(this.deps.db, id));
   }
 
   /** `runNow` for the pending job holding `key`, if there is one. */
   async runKeyNow(key: string): Promise<void> {
-    await this.runClaimedNow(this.deps.db.selectFrom('jobs').select('id').where('key', '=', key).where('status', '=', 'pending'));
+    await this.runClaimedNow(pendingJobWithKey(this.deps.db, key));
   }
 
-  private async runClaimedNow(candidates: SelectQueryBuilder<Database, 'jobs', { id: string }>): Promise<void> {
+  private async runClaimedNow(candidates: JobCandidates): Promise<void> {
     const [job] = await this.claimed(candidates);
     if (!job) return;
     const error = await this.track(job);
@@ -175,7 +182,7 @@ export class JobQueue {
 
   /** Removes a job that will not be wanted any more (its cause was undone). */
   async discard(id: string): Promise<void> {
-    await this.deps.db.deleteFrom('jobs').where('id', '=', id).execute();
+    await deleteJob(this.deps.db, id);
   }
 
   start(): void {
@@ -236,28 +243,16 @@ export class JobQueue {
   private async claim(): Promise<Job[]> {
     const { db, dialect } = this.deps;
     const nowIso = this.deps.clock.now().toISOString();
-    const busy = [...this.running.keys()];
-    let candidates = db
-      .selectFrom('jobs')
-      .select('id')
-      .where(isDue(nowIso))
-      .orderBy('run_at')
-      .limit(BATCH);
     // A job this process still runs is never taken again here, even when a moved test clock ends its lease.
-    if (busy.length > 0) candidates = candidates.where('id', 'not in', busy);
-    if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    return this.claimed(candidates);
+    const busy = [...this.running.keys()];
+    // PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite has one writer.
+    return this.claimed(dueJobs(db, { nowIso, limit: BATCH, excluding: busy, skipLocked: dialect === 'postgres' }));
   }
 
   /** Takes the jobs `candidates` selects for this instance, under a lease, counting the attempt. */
-  private claimed(candidates: SelectQueryBuilder<Database, 'jobs', { id: string }>): Promise<Job[]> {
+  private claimed(candidates: JobCandidates): Promise<Job[]> {
     const leaseEnds = new Date(this.deps.clock.now().getTime() + LEASE_MS).toISOString();
-    return this.deps.db
-      .updateTable('jobs')
-      .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), locked_until: leaseEnds, locked_by: this.instanceId }))
-      .where('id', 'in', candidates)
-      .returningAll()
-      .execute();
+    return claimJobs(this.deps.db, candidates, { instanceId: this.instanceId, leaseEnds });
   }
 
   private handlerOf(job: Job): JobHandler {
@@ -279,12 +274,7 @@ export class JobQueue {
 
   /** Done: the key is free again, and the payload (an address, a code, a link) is not kept. */
   private async complete(db: Db, job: Job): Promise<void> {
-    await db
-      .updateTable('jobs')
-      .set({ status: 'done', key: null, locked_until: null, last_error: null, finished_at: this.deps.clock.now().toISOString(), payload: '{}' })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', this.instanceId)
-      .execute();
+    await markJobDone(db, { id: job.id, instanceId: this.instanceId, finishedAt: this.deps.clock.now().toISOString() });
   }
 
   /** Runs a claimed job and records the outcome; resolves to the error when it failed (never rejects). */
@@ -302,17 +292,12 @@ export class JobQueue {
       log[final ? 'error' : 'warn']({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, final ? 'job failed for good' : 'job failed; retried later');
       if (final) this.failures += 1;
       const now = clock.now();
-      await db
-        .updateTable('jobs')
-        .set(
-          final
-            ? { status: 'failed', key: null, locked_until: null, last_error: message, finished_at: now.toISOString() }
-            : { status: 'pending', locked_until: null, last_error: message, run_at: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString() },
-        )
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.instanceId)
-        .execute()
-        .catch((bookkeeping: unknown) => log.error({ err: bookkeeping, jobId: job.id }, 'job worker: recording a failure failed; retried after its lease'));
+      const outcome = { id: job.id, instanceId: this.instanceId, lastError: message };
+      await (
+        final
+          ? markJobFailed(db, { ...outcome, finishedAt: now.toISOString() })
+          : scheduleJobRetry(db, { ...outcome, runAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString() })
+      ).catch((bookkeeping: unknown) => log.error({ err: bookkeeping, jobId: job.id }, 'job worker: recording a failure failed; retried after its lease'));
       return error;
     }
   }
@@ -329,14 +314,7 @@ export class JobQueue {
   }
 
   private async hasDueWork(): Promise<boolean> {
-    const nowIso = this.deps.clock.now().toISOString();
-    const row = await this.deps.db
-      .selectFrom('jobs')
-      .select('id')
-      .where(isDue(nowIso))
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return hasDueJob(this.deps.db, this.deps.clock.now().toISOString());
   }
 
   /**
@@ -358,17 +336,12 @@ export class JobQueue {
   /** Removes finished jobs older than two weeks. */
   async prune(): Promise<void> {
     const before = new Date(this.deps.clock.now().getTime() - KEEP_FINISHED_MS).toISOString();
-    await this.deps.db.deleteFrom('jobs').where('status', 'in', ['done', 'failed']).where('finished_at', '<', before).execute();
+    await deleteFinishedJobs(this.deps.db, before);
   }
 
   /** Pending and failed counts for the metrics and the admin page. */
   async counts(): Promise<Record<'pending' | 'running' | 'failed', number>> {
-    const rows = await this.deps.db
-      .selectFrom('jobs')
-      .select(['status', sql<number>`count(*)`.as('n')])
-      .where('status', 'in', ['pending', 'running', 'failed'])
-      .groupBy('status')
-      .execute();
+    const rows = await countJobsByStatus(this.deps.db);
     const counts = { pending: 0, running: 0, failed: 0 };
     for (const row of rows) counts[row.status as keyof typeof counts] = Number(row.n);
     return counts;

@@ -4,3 +4,4 @@
  * return; no routes of its own.
  */
 export { grantPurchasedLicences, ownedPerpetual, updatesUntil, type PurchasedLine } from './licences.js';
+export { grantCouponLicence, grantLiteLicence } from './redeemed-licences-repo.js';

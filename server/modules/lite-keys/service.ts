@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
@@ -9,6 +8,8 @@ import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import type { Dialect } from '../../db/index.js';
 import { ingest } from '../analytics/index.js';
+import { grantLiteLicence } from '../licensing/index.js';
+import { allUnclaimedKeys, claimUnclaimedKey, insertNewKeys, keyExists, unclaimedKeysPage } from './repo.js';
 
 export interface LiteKeyDeps {
   db: Kysely<Database>;
@@ -59,23 +60,15 @@ export async function importLiteKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, cs
     const entries = [...wanted.entries()];
     for (let start = 0; start < entries.length; start += 500) {
       const chunk = entries.slice(start, start + 500);
-      const result = await trx
-        .insertInto('lite_keys')
-        .values(chunk.map(([key, channel]) => ({ key, channel, imported_at: now, claimed_by: null, claimed_at: null })))
-        .onConflict((oc) => oc.column('key').doNothing())
-        .executeTakeFirst();
-      imported += Number(result.numInsertedOrUpdatedRows ?? 0);
+      imported += await insertNewKeys(trx, chunk.map(([key, channel]) => ({ key, channel })), now);
     }
   });
   return { imported, duplicates: wanted.size - imported + duplicatesInFile, invalid };
 }
 
-function unusedKeys(db: Kysely<Database>, search: string | undefined) {
-  let query = db.selectFrom('lite_keys').where('claimed_at', 'is', null);
-  const prefix = search ? normaliseKey(search).replace(/[^A-Z0-9-]/g, '') : '';
-  // The prefix holds only letters, digits and dashes: nothing LIKE would read as a wildcard.
-  if (prefix) query = query.where('key', 'like', `${prefix}%`);
-  return query;
+/** The key prefix searched for: only letters, digits and dashes, so nothing in it reads as a LIKE wildcard. */
+function prefixOf(search: string | undefined): string {
+  return search ? normaliseKey(search).replace(/[^A-Z0-9-]/g, '') : '';
 }
 
 /** `GET /lite-keys` (admin): the unused keys, newest import first, searched by key prefix. */
@@ -83,24 +76,13 @@ export async function listUnusedKeys(
   db: Kysely<Database>,
   input: { search?: string | undefined; skip?: number | undefined; take?: number | undefined },
 ): Promise<{ data: { key: string; channel: string; importedAt: string }[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    unusedKeys(db, input.search)
-      .select(['key', 'channel', 'imported_at'])
-      .orderBy('imported_at', 'desc')
-      .orderBy('key')
-      .limit(input.take ?? 25)
-      .offset(input.skip ?? 0)
-      .execute(),
-    unusedKeys(db, input.search)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map((row) => ({ key: row.key, channel: row.channel, importedAt: new Date(row.imported_at).toISOString() })), total: Number(count.n) };
+  const { rows, total } = await unclaimedKeysPage(db, { prefix: prefixOf(input.search), skip: input.skip ?? 0, take: input.take ?? 25 });
+  return { data: rows.map((row) => ({ key: row.key, channel: row.channel, importedAt: new Date(row.imported_at).toISOString() })), total };
 }
 
 /** `GET /lite-keys/export` (admin): the unused keys as CSV. */
 export async function exportUnusedKeys(db: Kysely<Database>, search: string | undefined): Promise<string> {
-  const rows = await unusedKeys(db, search).select(['key', 'channel', 'imported_at']).orderBy('imported_at', 'desc').orderBy('key').execute();
+  const rows = await allUnclaimedKeys(db, prefixOf(search));
   return stringify(
     rows.map((row) => [row.key, row.channel, new Date(row.imported_at).toISOString()]),
     { header: true, columns: ['key', 'channel', 'importedAt'] },
@@ -115,34 +97,12 @@ export async function claimLiteKey(deps: LiteKeyDeps, userId: string, rawKey: st
   const key = normaliseKey(rawKey);
   const now = deps.clock.now().toISOString();
   const grant = await deps.db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .updateTable('lite_keys')
-      .set({ claimed_by: userId, claimed_at: now })
-      .where('key', '=', key)
-      .where('claimed_at', 'is', null)
-      .returning(['channel'])
-      .executeTakeFirst();
+    const claimed = await claimUnclaimedKey(trx, { key, userId, claimedAt: now });
     if (!claimed) {
-      const known = await trx.selectFrom('lite_keys').select('key').where('key', '=', key).executeTakeFirst();
+      const known = await keyExists(trx, key);
       throw new AppError(known ? 'LITE_KEY_CLAIMED' : 'LITE_KEY_INVALID', known ? 409 : 422);
     }
-    await trx
-      .insertInto('licences')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        source: 'lite-key',
-        edition: 'lite',
-        channel: claimed.channel,
-        release: null,
-        updates_until: null,
-        transaction_id: null,
-        product_id: null,
-        price_id: null,
-        source_ref: key,
-        granted_at: now,
-      })
-      .execute();
+    await grantLiteLicence(trx, { userId, channel: claimed.channel, key, grantedAt: now });
     return { kind: 'lite' as const, channel: claimed.channel };
   });
   deps.bus.publish(userId, { type: 'licence', id: key });

@@ -12,4 +12,5 @@ export const mailModule: PortalModule = async (_app, context) => {
 
 export { queueMail } from './jobs.js';
 export { MailRejectedError } from './mailer.js';
+export { outboxMailsTo } from './outbox-repo.js';
 export { appLink, renderMail, type MailKind, type RenderedMail } from './templates.js';

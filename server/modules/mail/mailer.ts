@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
+import { insertOutboxMail } from './outbox-repo.js';
 import type { RenderedMail } from './templates.js';
 
 export interface SendOptions {
@@ -65,11 +66,7 @@ export function createMailer(config: Config, db: Kysely<Database>, clock: Clock)
   }
   return {
     async send(to, mail, options = {}) {
-      await db
-        .insertInto('outbox')
-        .values({ to_address: to, ...mail, created_at: clock.now().toISOString(), job_id: options.jobId ?? null })
-        .onConflict((oc) => oc.column('job_id').doNothing())
-        .execute();
+      await insertOutboxMail(db, { to, mail, createdAt: clock.now().toISOString(), jobId: options.jobId ?? null });
     },
   };
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { PLATFORMS, type Platform, type Release, type releaseCreateSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
-import type { Database, ReleasesTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import { markFirstDownload } from '../users/index.js';
+import { insertDownload, insertMissingReleases, releasesPublishedBy, upsertRelease, type ReleaseRow } from './repo.js';
 
 /**
  * The builds a fresh installation offers until an admin adds newer ones (`POST /api/releases`): the
@@ -18,7 +20,7 @@ export const SEED_RELEASES: { release: string; version: string; publishedAt: str
 const downloadUrl = (version: string, platform: Platform) =>
   `https://downloads.shapelab.app/${version}/Shapelab-${version}-${platform}.${platform === 'windows' ? 'exe' : platform === 'macos' ? 'dmg' : 'AppImage'}`;
 
-function toRelease(row: Selectable<ReleasesTable>): Release {
+function toRelease(row: ReleaseRow): Release {
   return {
     id: row.id,
     release: row.release,
@@ -41,22 +43,13 @@ export async function seedReleases(db: Kysely<Database>): Promise<void> {
       published_at: seed.publishedAt,
     })),
   );
-  await db
-    .insertInto('releases')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['version', 'platform']).doNothing())
-    .execute();
+  await insertMissingReleases(db, rows);
 }
 
 /** `GET /releases/latest`: the newest build published so far for each platform. */
 export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock }): Promise<Release[]> {
-  const rows = await deps.db
-    .selectFrom('releases')
-    .selectAll()
-    .where('published_at', '<=', deps.clock.now().toISOString())
-    .orderBy('published_at', 'desc')
-    .execute();
-  const newest = new Map<string, Selectable<ReleasesTable>>();
+  const rows = await releasesPublishedBy(deps.db, deps.clock.now().toISOString());
+  const newest = new Map<string, ReleaseRow>();
   for (const row of rows) if (!newest.has(row.platform)) newest.set(row.platform, row);
   return PLATFORMS.flatMap((platform) => {
     const row = newest.get(platform);
@@ -67,13 +60,7 @@ export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock 
 /** `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date. */
 export async function addRelease(db: Kysely<Database>, input: z.infer<typeof releaseCreateSchema>): Promise<Release> {
   const published_at = new Date(input.publishedAt).toISOString();
-  const row = await db
-    .insertInto('releases')
-    .values({ id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at })
-    .onConflict((oc) => oc.columns(['version', 'platform']).doUpdateSet({ url: input.url, published_at, release: input.release }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toRelease(row);
+  return toRelease(await upsertRelease(db, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at }));
 }
 
 /**
@@ -87,11 +74,8 @@ export async function recordDownload(
 ): Promise<{ recorded: true }> {
   const now = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('downloads')
-      .values({ id: randomUUID(), user_id: userId, release_id: input.releaseId ?? null, platform: input.platform ?? null, downloaded_at: now })
-      .execute();
-    await trx.updateTable('users').set({ downloaded_at: now }).where('id', '=', userId).where('downloaded_at', 'is', null).execute();
+    await insertDownload(trx, { id: randomUUID(), user_id: userId, release_id: input.releaseId ?? null, platform: input.platform ?? null, downloaded_at: now });
+    await markFirstDownload(trx, userId, now);
   });
   return { recorded: true };
 }

@@ -59,3 +59,4 @@ export { assertAcceptablePassword, burnPasswordCheck, countCurrentPasswordAttemp
 export { resendVerificationFor, type RegistrationDeps } from './registration.js';
 export { UsersRepo, type AuthSession, type UserWithRoles } from './repo.js';
 export { meOf, seedAdmin, type BillingFacts, type MeBilling, type MeDeps, type SeedResult } from './service.js';
+export { markFirstDownload } from './first-download-repo.js';
