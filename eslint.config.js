@@ -44,7 +44,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/entitlements/entitlements.ts',
   'server/modules/jobs/admin.ts',
   'server/modules/jobs/queue.ts',
-  'server/modules/licensing/licences.ts',
   'server/modules/lite-keys/service.ts',
   'server/modules/mail/mailer.ts',
   'server/modules/oauth/service.ts',
