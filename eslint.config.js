@@ -40,7 +40,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/billing/webhook-rejections.ts',
   'server/modules/coupons/service.ts',
   'server/modules/dev/service.ts',
-  'server/modules/devices/service.ts',
   'server/modules/entitlements/entitlements.ts',
   'server/modules/jobs/admin.ts',
   'server/modules/jobs/queue.ts',
