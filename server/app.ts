@@ -173,7 +173,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     accessTokens,
     offlineTokens,
     sessions,
-    refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs }),
+    refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs, users }),
     billingFacts: (userId, now) => meBillingOf(db.kysely, userId, now),
     eventHeartbeatMs,
   };

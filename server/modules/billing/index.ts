@@ -13,7 +13,7 @@ import { paddleWebhookRoutes } from './webhook-routes.js';
  */
 export const billingModule: PortalModule = async (app, context) => {
   const db = context.db.kysely;
-  const deps = { db, paddle: context.paddle, clock: context.clock, refunds: context.refunds };
+  const deps = { db, paddle: context.paddle, clock: context.clock, refunds: context.refunds, users: context.users };
   // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
   context.refunds.register(context.jobs);
   context.jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(context.paddle));
