@@ -13,7 +13,14 @@ import { paddleWebhookRoutes } from './webhook-routes.js';
  */
 export const billingModule: PortalModule = async (app, context) => {
   const db = context.db.kysely;
-  const deps = { db, paddle: context.paddle, clock: context.clock, refunds: context.refunds, users: context.users };
+  const deps = {
+    db,
+    paddle: context.paddle,
+    clock: context.clock,
+    refunds: context.refunds,
+    users: context.users,
+    releaseSeatsAboveLimit: context.releaseSeatsAboveLimit,
+  };
   // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
   context.refunds.register(context.jobs);
   context.jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(context.paddle));
@@ -38,7 +45,8 @@ export const billingModule: PortalModule = async (app, context) => {
 export { buyerOf } from './buyer.js';
 export { Catalogue } from './catalogue.js';
 export { meBillingOf, liveSubscriptions, upgradeEligibility } from './ownership.js';
+export { type ReleaseSeatsAboveLimit } from './purchased-licences.js';
 export { RefundRunner, type RefundDeps } from './refunds.js';
 export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';
 export { subscriptionOf } from './subscription-read.js';
-export { rememberSubscription } from './subscriptions-repo.js';
+export { latestSubscriptionOf, rememberSubscription, type EntitlingSubscription } from './subscriptions-repo.js';

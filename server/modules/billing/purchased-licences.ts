@@ -4,7 +4,6 @@ import type { Release } from '../../../contract/licensing.js';
 import { isAdmin } from '../../../contract/roles.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { releaseSeatsAboveLimit } from '../devices/index.js';
 import { perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type PerpetualLicenceRow } from '../licensing/index.js';
 import { buildsOfRelease } from '../releases/index.js';
 import type { UserWithRoles } from '../users/index.js';
@@ -16,6 +15,14 @@ import { paymentsById } from './transactions-repo.js';
  * returned within 14 days for a refund. The licences themselves (what a purchase or a coupon grants, the
  * free-updates rule) are the licensing module's; the money and its 14 days are billing's.
  */
+
+/**
+ * The devices module's rule, handed in through a port: after a return the user may hold more devices than
+ * their new limit, and those beyond it are released in the return's transaction. The seat limit comes from
+ * the entitlements, which read billing's subscriptions: billing importing devices would close a cycle, so
+ * server/app.ts fills this from devices' `releaseSeatsAboveLimit` (ModuleContext). Returns how many went.
+ */
+export type ReleaseSeatsAboveLimit = (trx: Kysely<Database>, userId: string, now: Date) => Promise<number>;
 
 /** A perpetual licence with the payment that bought it (none for a coupon's): what listing and returning read. */
 type LicenceWithPayment = PerpetualLicenceRow & { grand_total: number | string | null; currency_code: string | null; billed_at: string | null; refund_status: string | null };
@@ -104,7 +111,7 @@ async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: 
  * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries).
  */
 export async function returnLicence(
-  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'> },
+  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'>; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit },
   user: UserWithRoles,
   licenceId: string,
 ): Promise<{ refund: { amount: number; currencyCode: string } }> {
@@ -114,7 +121,7 @@ export async function returnLicence(
 }
 
 async function revokeForRefund(
-  deps: { db: Kysely<Database>; clock: { now(): Date } },
+  deps: { db: Kysely<Database>; clock: { now(): Date }; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit },
   user: UserWithRoles,
   licenceId: string,
 ): Promise<{ refund: { amount: number; currencyCode: string }; transactionId: string }> {
@@ -139,7 +146,7 @@ async function revokeForRefund(
     }, { heldForRequest: true });
     // A second return of the same payment (two tabs) finds the refund recorded already.
     if (!recorded) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    const released = await releaseSeatsAboveLimit(trx, user.id, now);
+    const released = await deps.releaseSeatsAboveLimit(trx, user.id, now);
     await auditPurchase(trx, {
       actorId: user.id,
       targetId: user.id,
