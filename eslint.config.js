@@ -30,7 +30,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/auth/throttle.ts',
   'server/modules/coupons/service.ts',
   'server/modules/dev/service.ts',
-  'server/modules/entitlements/entitlements.ts',
   'server/modules/jobs/admin.ts',
   'server/modules/jobs/queue.ts',
   'server/modules/lite-keys/service.ts',
