@@ -9,7 +9,11 @@ import { paddleWebhookRoutes } from './webhook-routes.js';
 /**
  * Money through Paddle: the catalogue and price previews, the checkout, billing details, the subscription
  * and its changes, payments and invoices, refunds (the runner that asks Paddle, the 14-day rule), the
- * licences as purchases (listed with their payments, returned), and Paddle's webhooks.
+ * licences as purchases (listed with their payments, returned), and Paddle's webhooks. It owns the tables
+ * billing_customers, subscriptions, transactions, refunds, checkouts, webhook_events and webhook_rejections
+ * (one *-repo.ts each, webhooks-repo.ts for the last two); licences, builds and users it asks of their
+ * modules, and the seats above a new limit after a return it releases through the ReleaseSeatsAboveLimit
+ * port (devices read the entitlements, which read billing).
  */
 export const billingModule: PortalModule = async (app, context) => {
   const db = context.db.kysely;
