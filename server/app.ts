@@ -13,7 +13,7 @@ import { AccessTokens, authModule, OfflineTokens, Sessions, Throttle } from './m
 import { billingModule, meBillingOf, RefundRunner } from './modules/billing/index.js';
 import { couponsModule } from './modules/coupons/index.js';
 import { devModule } from './modules/dev/index.js';
-import { devicesModule } from './modules/devices/index.js';
+import { devicesModule, releaseSeatsAboveLimit } from './modules/devices/index.js';
 import { EventBus, eventsModule, PostgresEventBus, StreamRegistry } from './modules/events/index.js';
 import { healthModule, Readiness } from './modules/health/index.js';
 import { JobQueue, jobsModule } from './modules/jobs/index.js';
@@ -173,8 +173,9 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     accessTokens,
     offlineTokens,
     sessions,
-    refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs }),
+    refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs, users }),
     billingFacts: (userId, now) => meBillingOf(db.kysely, userId, now),
+    releaseSeatsAboveLimit,
     eventHeartbeatMs,
   };
   await app.register(

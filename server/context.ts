@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { AccessTokens, OfflineTokens, Sessions, Throttle } from './modules/auth/index.js';
-import type { RefundRunner } from './modules/billing/index.js';
+import type { RefundRunner, ReleaseSeatsAboveLimit } from './modules/billing/index.js';
 import type { EventBus, StreamRegistry } from './modules/events/index.js';
 import type { Readiness } from './modules/health/index.js';
 import type { JobQueue } from './modules/jobs/index.js';
@@ -51,6 +51,8 @@ export interface ModuleContext {
   refunds: RefundRunner;
   /** Billing's facts for `/users/me`, handed to the users module (which does not import billing). */
   billingFacts: BillingFacts;
+  /** Devices' release of the seats beyond a user's limit, handed to billing for a returned licence (billing does not import devices). */
+  releaseSeatsAboveLimit: ReleaseSeatsAboveLimit;
   /** The event stream's heartbeat (spec section 9: 45000 ms). */
   eventHeartbeatMs: number;
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { adjustmentDataSchema, subscriptionDataSchema, transactionDataSchema, type PaddleEvent } from '../../billing/webhooks.js';
 import type { Database } from '../../db/schema.js';
 import { grantPurchasedLicences } from '../licensing/index.js';
@@ -12,7 +12,9 @@ import { type Report, queueSales } from '../analytics/index.js';
 import { liveSubscriptions } from './ownership.js';
 import { recordActivity } from '../activity/index.js';
 import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefund } from './refunds.js';
-import { iso, ownerOf, upsertSubscription } from './subscriptions-repo.js';
+import { lockCustomerRow, ownerOf } from './customers-repo.js';
+import { hasSubscriptionBefore, isDuplicate, iso, markDuplicate, upsertSubscription } from './subscriptions-repo.js';
+import { completedPaymentsOf, upsertTransaction } from './transactions-repo.js';
 
 type Sale = Extract<Report, { kind: 'sale' }>;
 
@@ -47,7 +49,7 @@ export interface ApplyContext {
  */
 async function lockCustomer(context: ApplyContext, customerId: string): Promise<void> {
   if (context.dialect !== 'postgres') return;
-  await context.trx.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', customerId).forUpdate().execute();
+  await lockCustomerRow(context.trx, customerId);
 }
 
 
@@ -80,25 +82,9 @@ async function applySubscription(context: ApplyContext, event: PaddleEvent): Pro
     data.status === 'trialing' &&
     userId !== null &&
     !(await isDuplicate(context.trx, data.id)) &&
-    (await hadSubscriptionBefore(context.trx, userId, { id: data.id, createdAt: iso(data.created_at) as string }));
+    (await hasSubscriptionBefore(context.trx, userId, { id: data.id, createdAt: iso(data.created_at) as string }));
   return { userId, event: { type: 'subscription' as const, id: data.id }, secondTrial };
 }
-
-/** Whether the user had a subscription of their own (not a duplicate) bought before `subscription`. */
-async function hadSubscriptionBefore(db: Kysely<Database>, userId: string, subscription: { id: string; createdAt: string }): Promise<boolean> {
-  const earlier = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('id', '!=', subscription.id)
-    .where('duplicate_of', 'is', null)
-    .where((eb) => eb.or([eb('created_at', '<', subscription.createdAt), eb.and([eb('created_at', '=', subscription.createdAt), eb('id', '<', subscription.id)])]))
-    .executeTakeFirst();
-  return earlier !== undefined;
-}
-
-const isDuplicate = async (db: Kysely<Database>, subscriptionId: string) =>
-  (await db.selectFrom('subscriptions').select('duplicate_of').where('id', '=', subscriptionId).executeTakeFirst())?.duplicate_of != null;
 
 /**
  * The webhook's second check (issue 16): a user has at most one live subscription. When a checkout opened
@@ -113,7 +99,7 @@ async function settleSubscriptions(context: ApplyContext, userId: string): Promi
   const [keeper, ...duplicates] = live;
   if (!keeper || duplicates.length === 0) return false;
   for (const duplicate of duplicates) {
-    await context.trx.updateTable('subscriptions').set({ duplicate_of: keeper.id }).where('id', '=', duplicate.id).execute();
+    await markDuplicate(context.trx, duplicate.id, keeper.id);
     await queueDuplicateCancellation(context.trx, duplicate.id, context.now);
     const refunded = await refundSubscriptionPayments(context, userId, duplicate.id);
     await auditPurchase(context.trx, {
@@ -129,12 +115,7 @@ async function settleSubscriptions(context: ApplyContext, userId: string): Promi
 
 /** Records a full refund of every completed, paid transaction of a duplicate subscription; their ids. */
 async function refundSubscriptionPayments(context: ApplyContext, userId: string, subscriptionId: string): Promise<string[]> {
-  const payments = await context.trx
-    .selectFrom('transactions')
-    .select(['id', 'grand_total', 'currency_code'])
-    .where('subscription_id', '=', subscriptionId)
-    .where('status', '=', 'completed')
-    .execute();
+  const payments = await completedPaymentsOf(context.trx, subscriptionId);
   const refunded: string[] = [];
   for (const payment of payments) {
     if (Number(payment.grand_total) <= 0) continue;
@@ -185,12 +166,7 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
     created_at: iso(data.created_at) as string,
     last_event_at: new Date(event.occurred_at).toISOString(),
   };
-  const { id: _id, created_at: _created, ...changes } = row;
-  await db
-    .insertInto('transactions')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet(changes).where('transactions.last_event_at', '<=', sql<string>`excluded.last_event_at`))
-    .execute();
+  await upsertTransaction(db, row);
   const sales: Sale[] = [];
   let undo = false;
   const at = new Date(iso(data.billed_at) ?? event.occurred_at);

@@ -8,15 +8,10 @@ import { type UserWithRoles } from '../users/index.js';
 import { durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
-import { customerIdFor, updateBillingInfo, type CustomerDeps } from './customers.js';
+import { customerIdFor, updateBillingInfo, type BillingInfoDeps, type CustomerDeps } from './customers.js';
+import { checkoutOf, claimCheckout, deleteOpenCheckouts, dropClaim, reclaimCheckout, setCheckoutTransaction, takeOverClaim } from './checkouts-repo.js';
+import { hasSubscription } from './subscriptions-repo.js';
 import { ownedPerpetual } from '../licensing/index.js';
-
-/** Whether the user has had a subscription before (other than `except`): the trial is for the first one. */
-export async function hadSubscription(db: Kysely<Database>, userId: string, except?: string): Promise<boolean> {
-  let query = db.selectFrom('subscriptions').select('id').where('user_id', '=', userId);
-  if (except) query = query.where('id', '!=', except);
-  return (await query.executeTakeFirst()) !== undefined;
-}
 
 /** A claim older than this belongs to a request that died while creating its transaction: it is taken over. */
 const STALE_CLAIM_MS = 30_000;
@@ -56,7 +51,7 @@ export async function createCheckout(
   discount ??= upgrade;
   const customerId = await customerIdFor(deps, user);
   const buyer = { ...(await buyerOf(deps, user)), customerId };
-  const withoutTrial = kind === 'subscription' && price.trialPeriod !== null && (await hadSubscription(deps.db, user.id));
+  const withoutTrial = kind === 'subscription' && price.trialPeriod !== null && (await hasSubscription(deps.db, user.id));
   // A returning subscriber buys a non-catalogue copy of the plan (no trial): a discount restricted to the
   // catalogue price (the plan's first-purchase offer) would take nothing off it, so it is neither attached
   // nor named; the answer never claims a discount the transaction does not carry.
@@ -115,60 +110,40 @@ async function openTransaction(deps: CustomerDeps, userId: string, fingerprint: 
   const claimAndCreate = async () => {
     try {
       const transactionId = await create();
-      await deps.db.updateTable('checkouts').set({ transaction_id: transactionId }).where('user_id', '=', userId).where('fingerprint', '=', fingerprint).execute();
+      await setCheckoutTransaction(deps.db, userId, fingerprint, transactionId);
       return transactionId;
     } catch (error) {
-      await deps.db.deleteFrom('checkouts').where('user_id', '=', userId).where('fingerprint', '=', fingerprint).where('transaction_id', 'is', null).execute();
+      await dropClaim(deps.db, userId, fingerprint);
       throw error;
     }
   };
   // Bounded by attempts, not by the clock (a test's clock stands still): 30 s of waiting at most.
   for (let attempt = 0; attempt < STALE_CLAIM_MS / CLAIM_WAIT_MS; attempt += 1) {
     const now = deps.clock.now().toISOString();
-    const claimed = await deps.db
-      .insertInto('checkouts')
-      .values({ user_id: userId, fingerprint, transaction_id: null, claimed_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'fingerprint']).doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) > 0) return claimAndCreate();
-    const row = await deps.db.selectFrom('checkouts').selectAll().where('user_id', '=', userId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+    if (await claimCheckout(deps.db, userId, fingerprint, now)) return claimAndCreate();
+    const row = await checkoutOf(deps.db, userId, fingerprint);
     if (!row) continue;
     if (row.transaction_id === null) {
       if (deps.clock.now().getTime() - Date.parse(row.claimed_at) > STALE_CLAIM_MS) {
-        const taken = await deps.db
-          .updateTable('checkouts')
-          .set({ claimed_at: now })
-          .where('user_id', '=', userId)
-          .where('fingerprint', '=', fingerprint)
-          .where('transaction_id', 'is', null)
-          .where('claimed_at', '=', row.claimed_at)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) > 0) return claimAndCreate();
+        if (await takeOverClaim(deps.db, userId, fingerprint, row.claimed_at, now)) return claimAndCreate();
       }
       await sleep(CLAIM_WAIT_MS);
       continue;
     }
     const open = await callPaddle(deps.paddle, (paddle) => paddle.transactions.get(row.transaction_id as string));
     if (open.status === 'ready' || open.status === 'draft') return open.id;
-    const taken = await deps.db
-      .updateTable('checkouts')
-      .set({ transaction_id: null, claimed_at: now })
-      .where('user_id', '=', userId)
-      .where('fingerprint', '=', fingerprint)
-      .where('transaction_id', '=', row.transaction_id)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) > 0) return claimAndCreate();
+    if (await reclaimCheckout(deps.db, userId, fingerprint, row.transaction_id, now)) return claimAndCreate();
   }
   throw new AppError('BILLING_UNAVAILABLE', 503);
 }
 
 /** Forgets the user's open checkouts (their address or business changed): the next checkout creates anew. */
 export async function forgetOpenCheckouts(db: Kysely<Database>, userId: string): Promise<void> {
-  await db.deleteFrom('checkouts').where('user_id', '=', userId).where('transaction_id', 'is not', null).execute();
+  await deleteOpenCheckouts(db, userId);
 }
 
 /** Billing info changed: an open checkout was priced for the old address or business, so the next one is made anew. */
-export async function changeBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Parameters<typeof updateBillingInfo>[2]) {
+export async function changeBillingInfo(deps: BillingInfoDeps, user: UserWithRoles, changes: Parameters<typeof updateBillingInfo>[2]) {
   const updated = await updateBillingInfo(deps, user, changes);
   await forgetOpenCheckouts(deps.db, user.id);
   return updated;

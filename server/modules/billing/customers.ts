@@ -12,12 +12,16 @@ import { AppError } from '../../errors.js';
 import { z } from 'zod';
 import type { JobHandler } from '../jobs/index.js';
 import type { UsersRepo, UserWithRoles } from '../users/index.js';
+import { customerIdOf, insertCustomer, ownerOf } from './customers-repo.js';
 
 export interface CustomerDeps {
   db: Kysely<Database>;
   paddle: Paddle | null;
   clock: Clock;
 }
+
+/** Changing billing info also asks the users module whose sign-in email an address is. */
+export type BillingInfoDeps = CustomerDeps & { users: Pick<UsersRepo, 'findByEmail'> };
 
 async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
@@ -33,8 +37,8 @@ async function all<T>(collection: AsyncIterable<T>): Promise<T[]> {
  * that user may have made this email their billing email before this one signed up (BILLING_EMAIL_TAKEN).
  */
 export async function customerIdFor(deps: CustomerDeps, user: UserWithRoles): Promise<string> {
-  const existing = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
-  if (existing) return existing.provider_customer_id;
+  const existing = await customerIdOf(deps.db, user.id);
+  if (existing !== undefined) return existing;
   const customerId = await callPaddle(deps.paddle, async (paddle) => {
     try {
       const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || null;
@@ -43,18 +47,12 @@ export async function customerIdFor(deps: CustomerDeps, user: UserWithRoles): Pr
       if (!(error instanceof ApiError) || error.code !== 'customer_already_exists') throw error;
       const [found] = await all(paddle.customers.list({ email: [user.email] }));
       if (!found) throw error;
-      const owner = await deps.db.selectFrom('billing_customers').select('user_id').where('provider_customer_id', '=', found.id).executeTakeFirst();
-      if (owner && owner.user_id !== user.id) throw new AppError('BILLING_EMAIL_TAKEN', 409);
+      const owner = await ownerOf(deps.db, found.id);
+      if (owner !== null && owner !== user.id) throw new AppError('BILLING_EMAIL_TAKEN', 409);
       return found.id;
     }
   });
-  await deps.db
-    .insertInto('billing_customers')
-    .values({ user_id: user.id, provider_customer_id: customerId, created_at: deps.clock.now().toISOString() })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute();
-  const row = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
-  return row.provider_customer_id;
+  return insertCustomer(deps.db, { userId: user.id, customerId, at: deps.clock.now().toISOString() });
 }
 
 async function details(paddle: Paddle, customerId: string) {
@@ -98,9 +96,9 @@ export async function billingInfo(deps: CustomerDeps, user: UserWithRoles): Prom
   return { ...stored, country: profileCountry && isKnownRegion(profileCountry) ? profileCountry : null };
 }
 
-async function isAnotherUsersEmail(deps: CustomerDeps, user: UserWithRoles, email: string): Promise<boolean> {
-  const other = await deps.db.selectFrom('users').select('id').where('email', '=', normalizeEmail(email)).where('id', '<>', user.id).executeTakeFirst();
-  return other !== undefined;
+async function isAnotherUsersEmail(deps: BillingInfoDeps, user: UserWithRoles, email: string): Promise<boolean> {
+  const other = await deps.users.findByEmail(normalizeEmail(email));
+  return other !== undefined && other.id !== user.id;
 }
 
 /**
@@ -129,7 +127,7 @@ function missingPostalCode(next: BillingInfo, changes: Partial<BillingInfo>): bo
  * correct check digits), and the customer is updated first, in one call, so an email that another
  * Paddle customer has (BILLING_EMAIL_TAKEN) leaves everything as it was. The sign-in email is not this one.
  */
-export async function updateBillingInfo(deps: CustomerDeps, user: UserWithRoles, changes: Partial<BillingInfo>): Promise<BillingInfo> {
+export async function updateBillingInfo(deps: BillingInfoDeps, user: UserWithRoles, changes: Partial<BillingInfo>): Promise<BillingInfo> {
   const current = await storedBillingInfo(deps, user);
   const next = { ...current, ...changes };
   const country = next.country?.toUpperCase() ?? null;
@@ -188,10 +186,10 @@ export async function billingContext(
   deps: CustomerDeps,
   user: UserWithRoles,
 ): Promise<{ customerId: string; addressId: string | null; businessId: string | null } | null> {
-  const existing = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
-  if (!existing) return null;
-  const found = await callPaddle(deps.paddle, (paddle) => details(paddle, existing.provider_customer_id));
-  return { customerId: existing.provider_customer_id, addressId: found.address?.id ?? null, businessId: found.business?.id ?? null };
+  const customerId = await customerIdOf(deps.db, user.id);
+  if (customerId === undefined) return null;
+  const found = await callPaddle(deps.paddle, (paddle) => details(paddle, customerId));
+  return { customerId, addressId: found.address?.id ?? null, businessId: found.business?.id ?? null };
 }
 
 /**
@@ -203,8 +201,8 @@ export function billingEmailFollowsJob(deps: CustomerDeps & { users: UsersRepo }
   return async (payload) => {
     const { userId, from, to } = z.object({ userId: z.string(), from: z.string(), to: z.string() }).parse(payload);
     const user = await deps.users.findById(userId);
-    const customer = await deps.db.selectFrom('billing_customers').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-    if (!user || !customer || user.email !== to) return;
+    const customer = await customerIdOf(deps.db, userId);
+    if (!user || customer === undefined || user.email !== to) return;
     const current = await billingInfo(deps, user);
     if (current.email.toLowerCase() !== from) return;
     try {

@@ -9,11 +9,22 @@ import { paddleWebhookRoutes } from './webhook-routes.js';
 /**
  * Money through Paddle: the catalogue and price previews, the checkout, billing details, the subscription
  * and its changes, payments and invoices, refunds (the runner that asks Paddle, the 14-day rule), the
- * licences as purchases (listed with their payments, returned), and Paddle's webhooks.
+ * licences as purchases (listed with their payments, returned), and Paddle's webhooks. It owns the tables
+ * billing_customers, subscriptions, transactions, refunds, checkouts, webhook_events and webhook_rejections
+ * (one *-repo.ts each, webhooks-repo.ts for the last two); licences, builds and users it asks of their
+ * modules, and the seats above a new limit after a return it releases through the ReleaseSeatsAboveLimit
+ * port (devices read the entitlements, which read billing).
  */
 export const billingModule: PortalModule = async (app, context) => {
   const db = context.db.kysely;
-  const deps = { db, paddle: context.paddle, clock: context.clock, refunds: context.refunds };
+  const deps = {
+    db,
+    paddle: context.paddle,
+    clock: context.clock,
+    refunds: context.refunds,
+    users: context.users,
+    releaseSeatsAboveLimit: context.releaseSeatsAboveLimit,
+  };
   // Refunds and cancellations decided by webhooks and customers, carried out by jobs.
   context.refunds.register(context.jobs);
   context.jobs.handle(END_SECOND_TRIAL_JOB, endSecondTrialJob(context.paddle));
@@ -38,7 +49,8 @@ export const billingModule: PortalModule = async (app, context) => {
 export { buyerOf } from './buyer.js';
 export { Catalogue } from './catalogue.js';
 export { meBillingOf, liveSubscriptions, upgradeEligibility } from './ownership.js';
+export { type ReleaseSeatsAboveLimit } from './purchased-licences.js';
 export { RefundRunner, type RefundDeps } from './refunds.js';
 export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';
 export { subscriptionOf } from './subscription-read.js';
-export { rememberSubscription } from './subscriptions-repo.js';
+export { latestSubscriptionOf, rememberSubscription, type EntitlingSubscription } from './subscriptions-repo.js';

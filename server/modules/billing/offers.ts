@@ -2,10 +2,10 @@ import type { Plan, PreloadResponse } from '../../../contract/billing.js';
 import { type UserWithRoles } from '../users/index.js';
 import { buyerOf } from './buyer.js';
 import { durationOf, type Catalogue } from './catalogue.js';
-import { hadSubscription } from './checkout.js';
 import type { CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/index.js';
 import { upgradeEligibility } from './ownership.js';
+import { hasSubscription } from './subscriptions-repo.js';
 
 /**
  * `GET /paddle/list-plans` for a signed-in user: each plan priced for them (their currency, tax
@@ -13,7 +13,7 @@ import { upgradeEligibility } from './ownership.js';
  * plans without it.
  */
 export async function plansFor(deps: CustomerDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Plan[]> {
-  const [plans, buyer, returning] = await Promise.all([catalogue.plans(), buyerOf(deps, user), hadSubscription(deps.db, user.id)]);
+  const [plans, buyer, returning] = await Promise.all([catalogue.plans(), buyerOf(deps, user), hasSubscription(deps.db, user.id)]);
   // The plans' prices and their offers' prices are asked of Paddle at once, not one after the other.
   const [prices, offers] = await Promise.all([
     catalogue.pricesFor(

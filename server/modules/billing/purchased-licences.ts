@@ -4,9 +4,11 @@ import type { Release } from '../../../contract/licensing.js';
 import { isAdmin } from '../../../contract/roles.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { releaseSeatsAboveLimit } from '../devices/index.js';
+import { perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type PerpetualLicenceRow } from '../licensing/index.js';
+import { buildsOfRelease } from '../releases/index.js';
 import type { UserWithRoles } from '../users/index.js';
 import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
+import { paymentsById } from './transactions-repo.js';
 
 /*
  * Perpetual licences as purchases: each with the payment that bought it, listed for its owner, and
@@ -14,26 +16,30 @@ import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from
  * free-updates rule) are the licensing module's; the money and its 14 days are billing's.
  */
 
-/** Licences with the payment that bought them (none for a coupon's): what listing and returning read. */
-function licencesWithPayment(db: Kysely<Database>) {
-  return db
-    .selectFrom('licences')
-    .leftJoin('transactions', 'transactions.id', 'licences.transaction_id')
-    .select([
-      'licences.id',
-      'licences.source',
-      'licences.release',
-      'licences.updates_until',
-      'licences.transaction_id',
-      'licences.product_id',
-      'licences.price_id',
-      'licences.granted_at',
-      'licences.revoked_at',
-      'transactions.grand_total',
-      'transactions.currency_code',
-      'transactions.billed_at',
-      'transactions.refund_status',
-    ]);
+/**
+ * The devices module's rule, handed in through a port: after a return the user may hold more devices than
+ * their new limit, and those beyond it are released in the return's transaction. The seat limit comes from
+ * the entitlements, which read billing's subscriptions: billing importing devices would close a cycle, so
+ * server/app.ts fills this from devices' `releaseSeatsAboveLimit` (ModuleContext). Returns how many went.
+ */
+export type ReleaseSeatsAboveLimit = (trx: Kysely<Database>, userId: string, now: Date) => Promise<number>;
+
+/** A perpetual licence with the payment that bought it (none for a coupon's): what listing and returning read. */
+type LicenceWithPayment = PerpetualLicenceRow & { grand_total: number | string | null; currency_code: string | null; billed_at: string | null; refund_status: string | null };
+
+/** The licences, each with its payment: the licences are licensing's, the payments billing's. */
+async function withPayments(db: Kysely<Database>, licences: PerpetualLicenceRow[]): Promise<LicenceWithPayment[]> {
+  const payments = await paymentsById(db, [...new Set(licences.flatMap((licence) => (licence.transaction_id ? [licence.transaction_id] : [])))]);
+  return licences.map((licence) => {
+    const payment = licence.transaction_id ? payments.get(licence.transaction_id) : undefined;
+    return {
+      ...licence,
+      grand_total: payment?.grand_total ?? null,
+      currency_code: payment?.currency_code ?? null,
+      billed_at: payment?.billed_at ?? null,
+      refund_status: payment?.refund_status ?? null,
+    };
+  });
 }
 
 /**
@@ -45,12 +51,7 @@ function licencesWithPayment(db: Kysely<Database>) {
 export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
   const owner = userId ?? requester.id;
   if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
-  const rows = await licencesWithPayment(db)
-    .where('licences.user_id', '=', owner)
-    .where('licences.edition', '=', 'full')
-    .where('licences.revoked_at', 'is', null)
-    .orderBy('licences.granted_at', 'desc')
-    .execute();
+  const rows = await withPayments(db, await perpetualLicencesOf(db, owner));
   return Promise.all(
     rows.map(async (row) => {
       const paid = row.grand_total !== null && row.currency_code ? { amount: Number(row.grand_total), currencyCode: row.currency_code } : null;
@@ -86,13 +87,7 @@ function returnableUntil(
 /** The newest build of `release` per platform, published by `now` and within the licence's free updates. */
 async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: string | null, now: Date): Promise<Release[]> {
   const limit = updatesUntil && Date.parse(updatesUntil) < now.getTime() ? updatesUntil : now.toISOString();
-  const rows = await db
-    .selectFrom('releases')
-    .selectAll()
-    .where('release', '=', release)
-    .where('published_at', '<=', limit)
-    .orderBy('published_at', 'desc')
-    .execute();
+  const rows = await buildsOfRelease(db, release, limit);
   const newest = new Map<string, Release>();
   for (const row of rows) {
     if (!newest.has(row.platform)) {
@@ -116,7 +111,7 @@ async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: 
  * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries).
  */
 export async function returnLicence(
-  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'> },
+  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'>; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit },
   user: UserWithRoles,
   licenceId: string,
 ): Promise<{ refund: { amount: number; currencyCode: string } }> {
@@ -126,27 +121,18 @@ export async function returnLicence(
 }
 
 async function revokeForRefund(
-  deps: { db: Kysely<Database>; clock: { now(): Date } },
+  deps: { db: Kysely<Database>; clock: { now(): Date }; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit },
   user: UserWithRoles,
   licenceId: string,
 ): Promise<{ refund: { amount: number; currencyCode: string }; transactionId: string }> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const row = await licencesWithPayment(trx)
-      .where('licences.id', '=', licenceId)
-      .where('licences.user_id', '=', user.id)
-      .where('licences.edition', '=', 'full')
-      .executeTakeFirst();
+    const licence = await perpetualLicenceOf(trx, user.id, licenceId);
+    const [row] = licence ? await withPayments(trx, [licence]) : [];
     // Someone else's licence answers exactly like a missing one.
     if (!row || row.revoked_at !== null) throw new AppError('LICENCE_NOT_FOUND', 404);
     if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    const revoked = await trx
-      .updateTable('licences')
-      .set({ revoked_at: now.toISOString(), revoked_reason: 'returned' })
-      .where('id', '=', row.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(revoked.numUpdatedRows) === 0) throw new AppError('LICENCE_NOT_FOUND', 404);
+    if (!(await revokeLicence(trx, row.id, now.toISOString(), 'returned'))) throw new AppError('LICENCE_NOT_FOUND', 404);
     const amount = Number(row.grand_total);
     const recorded = await recordRefund(trx, {
       transactionId: row.transaction_id,
@@ -160,7 +146,7 @@ async function revokeForRefund(
     }, { heldForRequest: true });
     // A second return of the same payment (two tabs) finds the refund recorded already.
     if (!recorded) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    const released = await releaseSeatsAboveLimit(trx, user.id, now);
+    const released = await deps.releaseSeatsAboveLimit(trx, user.id, now);
     await auditPurchase(trx, {
       actorId: user.id,
       targetId: user.id,

@@ -10,7 +10,10 @@ import { z } from 'zod';
 import { enqueue, type JobContext, type JobQueue } from '../jobs/index.js';
 import { recordActivity } from '../activity/index.js';
 import { queueMail, appLink, renderMail } from '../mail/index.js';
+import type { UsersRepo } from '../users/index.js';
+import { followAdjustment, insertRefund, markMailed, markRequested, pendingRefund, recordAttemptFailed, refundOfPayment, refundToMail } from './refunds-repo.js';
 import { rememberSubscription } from './subscriptions-repo.js';
+import { advanceRefundStatus, markRefundPending, payerOf } from './transactions-repo.js';
 
 /** Spec section 9: a purchase can be refunded within 14 days of its (first) payment. */
 export const REFUND_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
@@ -32,6 +35,8 @@ export interface RefundDeps {
   appUrl: string;
   bus: EventBus;
   jobs: JobQueue;
+  /** Whom a refund's mail goes to, in which language. */
+  users: Pick<UsersRepo, 'findById'>;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -59,30 +64,26 @@ export async function recordRefund(
   options: { heldForRequest?: boolean } = {},
 ): Promise<boolean> {
   const id = randomUUID();
-  const result = await db
-    .insertInto('refunds')
-    .values({
-      id,
-      transaction_id: refund.transactionId,
-      user_id: refund.userId,
-      reason: refund.reason,
-      subscription_id: refund.subscriptionId ?? null,
-      licence_id: refund.licenceId ?? null,
-      release: refund.release ?? null,
-      status: 'pending',
-      adjustment_id: null,
-      amount: refund.amount,
-      currency_code: refund.currencyCode,
-      attempts: 0,
-      last_error: null,
-      mailed_at: null,
-      created_at: refund.at,
-      updated_at: refund.at,
-    })
-    .onConflict((oc) => oc.column('transaction_id').doNothing())
-    .executeTakeFirst();
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-  await db.updateTable('transactions').set({ refund_status: 'pending' }).where('id', '=', refund.transactionId).execute();
+  const recorded = await insertRefund(db, {
+    id,
+    transaction_id: refund.transactionId,
+    user_id: refund.userId,
+    reason: refund.reason,
+    subscription_id: refund.subscriptionId ?? null,
+    licence_id: refund.licenceId ?? null,
+    release: refund.release ?? null,
+    status: 'pending',
+    adjustment_id: null,
+    amount: refund.amount,
+    currency_code: refund.currencyCode,
+    attempts: 0,
+    last_error: null,
+    mailed_at: null,
+    created_at: refund.at,
+    updated_at: refund.at,
+  });
+  if (!recorded) return false;
+  await markRefundPending(db, refund.transactionId);
   await enqueue(db, new Date(refund.at), { kind: REFUND_JOB, payload: { refundId: id }, key: refundKey(id), maxAttempts: MAX_ATTEMPTS, ...options });
   return true;
 }
@@ -114,28 +115,15 @@ export async function applyAdjustment(db: Db, data: { id: string; action: string
   if (data.action !== 'refund') return null;
   const state = ADJUSTMENT_STATES[data.status];
   if (!state) return null;
-  const final = state === 'approved' || state === 'rejected';
   // Only forward: requested -> approved | rejected; an older event arriving late changes nothing.
-  await db
-    .updateTable('refunds')
-    .set({ status: state, adjustment_id: data.id })
-    .where('transaction_id', '=', data.transaction_id)
-    .where((eb) => (final ? eb('status', 'not in', ['approved', 'rejected']) : eb('status', 'in', ['pending', 'requested', 'failed'])))
-    .execute();
-  const paymentState = state === 'requested' ? 'pending' : state;
-  await db
-    .updateTable('transactions')
-    .set({ refund_status: paymentState })
-    .where('id', '=', data.transaction_id)
-    .where((eb) => (final ? eb.or([eb('refund_status', 'is', null), eb('refund_status', '=', 'pending')]) : eb('refund_status', 'is', null)))
-    .execute();
+  await followAdjustment(db, data.transaction_id, { state, adjustmentId: data.id });
+  await advanceRefundStatus(db, data.transaction_id, state === 'requested' ? 'pending' : state);
   // Paddle has the refund (asked by the portal, or made in Paddle's dashboard): the customer's mail, once.
-  const refund = await db.selectFrom('refunds').select(['id', 'status', 'mailed_at']).where('transaction_id', '=', data.transaction_id).executeTakeFirst();
+  const refund = await refundOfPayment(db, data.transaction_id);
   if (refund && refund.mailed_at === null && (refund.status === 'requested' || refund.status === 'approved')) {
     await enqueue(db, new Date(at), { kind: REFUND_MAIL_JOB, payload: { refundId: refund.id }, key: `refund-mail:${refund.id}` });
   }
-  const owner = await db.selectFrom('transactions').select('user_id').where('id', '=', data.transaction_id).executeTakeFirst();
-  return owner?.user_id ?? null;
+  return payerOf(db, data.transaction_id);
 }
 
 const isCanceledAlready = (error: unknown) => error instanceof ApiError && error.code === 'subscription_update_when_canceled';
@@ -164,7 +152,7 @@ export class RefundRunner {
    * show it requested. A failure is left to the job's retries.
    */
   async refundTransaction(transactionId: string): Promise<void> {
-    const refund = await this.deps.db.selectFrom('refunds').select('id').where('transaction_id', '=', transactionId).executeTakeFirst();
+    const refund = await refundOfPayment(this.deps.db, transactionId);
     if (refund) await this.refundNow(refund.id);
   }
 
@@ -179,37 +167,27 @@ export class RefundRunner {
   /** Asks Paddle for one recorded refund; a failure is counted on the refund and thrown for the job to retry. */
   async refund(refundId: string): Promise<void> {
     const { db, clock } = this.deps;
-    const refund = await db.selectFrom('refunds').selectAll().where('id', '=', refundId).where('status', '=', 'pending').executeTakeFirst();
+    const refund = await pendingRefund(db, refundId);
     if (!refund) return;
     try {
       if (refund.subscription_id) await this.cancelNow(refund.subscription_id);
       const adjustmentId = await this.refundAtPaddle(refund.transaction_id, refund.reason);
       await db.transaction().execute(async (trx) => {
         const now = clock.now();
-        const moved = await trx
-          .updateTable('refunds')
-          .set({ status: 'requested', adjustment_id: adjustmentId, attempts: refund.attempts + 1, last_error: null, updated_at: now.toISOString() })
-          .where('id', '=', refund.id)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) === 1 && refund.user_id) {
+        const moved = await markRequested(trx, refund.id, { adjustmentId, attempts: refund.attempts + 1, at: now.toISOString() });
+        if (moved && refund.user_id) {
           await enqueue(trx, now, { kind: REFUND_MAIL_JOB, payload: { refundId: refund.id }, key: `refund-mail:${refund.id}` });
         }
       });
       this.deps.jobs.nudge();
     } catch (error) {
       const attempts = refund.attempts + 1;
-      await db
-        .updateTable('refunds')
-        .set({
-          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-          attempts,
-          last_error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
-          updated_at: clock.now().toISOString(),
-        })
-        .where('id', '=', refund.id)
-        .where('status', '=', 'pending')
-        .execute();
+      await recordAttemptFailed(db, refund.id, {
+        status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+        attempts,
+        lastError: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
+        at: clock.now().toISOString(),
+      });
       throw error;
     } finally {
       if (refund.user_id) this.deps.bus.publish(refund.user_id, { type: 'transaction', id: refund.transaction_id });
@@ -252,31 +230,26 @@ export class RefundRunner {
 
   /** One mail per refund, in the customer's language, once Paddle has it: marked and queued in one transaction. */
   private async mailRefund(refundId: string, context: JobContext): Promise<void> {
-    const { db, clock } = this.deps;
+    const { db, clock, users } = this.deps;
     await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('refunds')
-        .innerJoin('users', 'users.id', 'refunds.user_id')
-        .select(['refunds.id', 'refunds.reason', 'refunds.amount', 'refunds.currency_code', 'refunds.subscription_id', 'refunds.release', 'users.email', 'users.first_name', 'users.language'])
-        .where('refunds.id', '=', refundId)
-        .where('refunds.mailed_at', 'is', null)
-        .where('refunds.status', 'in', ['requested', 'approved'])
-        .executeTakeFirst();
-      if (row) {
+      const row = await refundToMail(trx, refundId);
+      // The customer as the users module knows them; a refund of no (or a deleted) account mails no one.
+      const customer = row?.user_id ? await users.findById(row.user_id) : undefined;
+      if (row && customer) {
         const now = clock.now();
-        const language: Language = row.language === 'de' ? 'de' : 'en';
+        const language: Language = customer.language === 'de' ? 'de' : 'en';
         const amount = new Intl.NumberFormat(language, { style: 'currency', currency: row.currency_code }).format(Number(row.amount) / 100);
         // What the payment bought, in the reader's words: the release, or the subscription.
         const product = row.release ? translate(language, 'mail.productRelease', { release: row.release }) : translate(language, 'mail.productSubscription');
         const values = {
-          name: row.first_name ?? '',
+          name: customer.first_name ?? '',
           amount,
           product,
           link: appLink(this.deps.appUrl, language, '/account/purchase-history'),
           access: translate(language, row.subscription_id ? 'mail.refundAccessSubscription' : 'mail.refundAccessLicence'),
         };
-        await trx.updateTable('refunds').set({ mailed_at: now.toISOString() }).where('id', '=', row.id).execute();
-        await queueMail(trx, now, row.email, renderMail(row.reason === 'duplicate' ? 'duplicateRefunded' : 'refundConfirmed', language, values));
+        await markMailed(trx, row.id, now.toISOString());
+        await queueMail(trx, now, customer.email, renderMail(row.reason === 'duplicate' ? 'duplicateRefunded' : 'refundConfirmed', language, values));
       }
       await context.markDone(trx);
     });

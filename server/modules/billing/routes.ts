@@ -24,12 +24,12 @@ import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { Catalogue } from './catalogue.js';
 import { changeBillingInfo, createCheckout } from './checkout.js';
 import { perpetualProductsFor, plansFor, preloadFor } from './offers.js';
-import { perpetualLicences, returnLicence } from './purchased-licences.js';
+import { perpetualLicences, returnLicence, type ReleaseSeatsAboveLimit } from './purchased-licences.js';
 import type { RefundRunner } from './refunds.js';
-import { billingInfo, customerIdFor, type CustomerDeps } from './customers.js';
+import { billingInfo, customerIdFor, type BillingInfoDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
-export const billingRoutes: FastifyPluginAsyncZod<{ deps: CustomerDeps & { refunds: RefundRunner }; guards: Guards; paddleConfig: PaddleConfig }> = async (
+export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingInfoDeps & { refunds: RefundRunner; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit }; guards: Guards; paddleConfig: PaddleConfig }> = async (
   app,
   { deps, guards, paddleConfig },
 ) => {

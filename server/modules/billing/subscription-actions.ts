@@ -11,7 +11,9 @@ import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
 import { recordActivity } from '../activity/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
+import { refundIdsOf } from './refunds-repo.js';
 import { rememberSubscription } from './subscriptions-repo.js';
+import { completedPaymentsOf, paymentsWithRefunds } from './transactions-repo.js';
 
 /** Spec section 9: a subscription cannot be changed in the 30 minutes before it renews. */
 export const RENEWAL_LOCK_MS = 30 * 60 * 1000;
@@ -78,14 +80,7 @@ async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'
     // Read again inside the transaction: a second click (or tab) finds the refunds recorded already.
     const offer = await refundOffer(trx, subscription.id, now);
     if (!offer) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    const payments = await trx
-      .selectFrom('transactions')
-      .select(['id', 'grand_total', 'currency_code'])
-      .where('subscription_id', '=', subscription.id)
-      .where('status', '=', 'completed')
-      .where('grand_total', '>', 0)
-      .where('refund_status', 'is', null)
-      .execute();
+    const payments = await completedPaymentsOf(trx, subscription.id, { paid: true, unrefunded: true });
     const ids: string[] = [];
     for (const payment of payments) {
       const added = await recordRefund(trx, {
@@ -110,7 +105,7 @@ async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'
       at: now.toISOString(),
     });
     await recordActivity(trx, { userId: user.id, actorId, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString() }, at: now });
-    return trx.selectFrom('refunds').select('id').where('transaction_id', 'in', ids.length > 0 ? ids : ['']).execute();
+    return refundIdsOf(trx, ids);
   });
   for (const { id } of recorded) await deps.refunds.refundNow(id);
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
@@ -288,12 +283,7 @@ export function paymentStatusOf(transaction: Transaction, refund: Invoice['refun
 async function refundsOf(deps: ActionDeps, transactionIds: string[]): Promise<Map<string, Invoice['refund']>> {
   const found = new Map<string, Invoice['refund']>();
   if (transactionIds.length === 0) return found;
-  const rows = await deps.db
-    .selectFrom('transactions')
-    .leftJoin('refunds', 'refunds.transaction_id', 'transactions.id')
-    .select(['transactions.id', 'transactions.refund_status', 'transactions.grand_total', 'refunds.reason', 'refunds.status', 'refunds.amount'])
-    .where('transactions.id', 'in', transactionIds)
-    .execute();
+  const rows = await paymentsWithRefunds(deps.db, transactionIds);
   for (const row of rows) {
     const state = row.refund_status;
     if (state !== 'pending' && state !== 'approved' && state !== 'rejected') continue;

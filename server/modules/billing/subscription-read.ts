@@ -1,21 +1,16 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { Database } from '../../db/schema.js';
 import { REFUND_WINDOW_MS } from './refunds.js';
+import { currentSubscriptionRow } from './subscriptions-repo.js';
+import { completedPaymentsOf } from './transactions-repo.js';
 
 /**
  * `GET /subscription/user`: the user's subscription: the live one, else the latest (a subscription being
  * undone as a duplicate is never the user's), with the refund its cancellation would make now.
  */
 export async function subscriptionOf(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | null> {
-  const row = await db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('duplicate_of', 'is', null)
-    .orderBy(sql`case when status in ('active', 'trialing', 'past_due', 'paused') then 0 else 1 end`)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const row = await currentSubscriptionRow(db, userId);
   if (!row) return null;
   return {
     id: row.id,
@@ -39,13 +34,7 @@ export async function subscriptionOf(db: Kysely<Database>, userId: string, now: 
  * first payment is older than 14 days or nothing was paid yet (a trial ends without a charge anyway).
  */
 export async function refundOffer(db: Kysely<Database>, subscriptionId: string, now: Date): Promise<Subscription['refund']> {
-  const payments = await db
-    .selectFrom('transactions')
-    .select(['id', 'grand_total', 'currency_code', 'billed_at', 'created_at', 'refund_status'])
-    .where('subscription_id', '=', subscriptionId)
-    .where('status', '=', 'completed')
-    .where('grand_total', '>', 0)
-    .execute();
+  const payments = await completedPaymentsOf(db, subscriptionId, { paid: true });
   if (payments.length === 0) return null;
   const first = Math.min(...payments.map((payment) => Date.parse(payment.billed_at ?? payment.created_at)));
   const until = first + REFUND_WINDOW_MS;

@@ -11,6 +11,7 @@ import type { MetricRecorder } from '../../plugins/metrics.js';
 import type { Dialect } from '../../db/index.js';
 import { describeProblem, rememberRejection } from './webhook-rejections.js';
 import { applyEvent, type Applied } from './apply-events.js';
+import { storeEvent } from './webhooks-repo.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -79,17 +80,13 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
   if (data && !data.success) return rejectPayload(deps, rawBody, describeProblem(data.error, 'data'), data.error);
   deps.metrics.webhookLag((deps.wallClock.now().getTime() - Date.parse(event.occurred_at)) / 1000);
   const changed = await deps.db.transaction().execute(async (trx): Promise<Applied | null> => {
-    const stored = await trx
-      .insertInto('webhook_events')
-      .values({
-        event_id: event.event_id,
-        event_type: event.event_type,
-        occurred_at: new Date(event.occurred_at).toISOString(),
-        received_at: deps.clock.now().toISOString(),
-      })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .executeTakeFirst();
-    if (Number(stored.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+    const first = await storeEvent(trx, {
+      eventId: event.event_id,
+      eventType: event.event_type,
+      occurredAt: new Date(event.occurred_at).toISOString(),
+      receivedAt: deps.clock.now().toISOString(),
+    });
+    if (!first) return null;
     return applyEvent({ trx, dialect: deps.dialect, now: deps.clock.now().toISOString() }, event);
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { ZodError } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
+import { countRejection } from './webhooks-repo.js';
 
 /** A correctly signed notification the portal cannot read: what identifies it, and where it failed. */
 export interface Rejection {
@@ -28,20 +28,6 @@ export function describeProblem(error: ZodError, within?: string): string {
  */
 export async function rememberRejection(db: Kysely<Database>, rejection: Rejection, at: Date): Promise<boolean> {
   const key = rejection.eventId ? `event:${rejection.eventId}` : `body:${digest(rejection.rawBody)}`;
-  const now = at.toISOString();
-  const row = await db
-    .insertInto('webhook_rejections')
-    .values({
-      key,
-      event_id: rejection.eventId,
-      event_type: rejection.eventType,
-      problem: rejection.problem.slice(0, 2000),
-      deliveries: 1,
-      first_at: now,
-      last_at: now,
-    })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ deliveries: sql<number>`webhook_rejections.deliveries + 1`, last_at: now }))
-    .returning('deliveries')
-    .executeTakeFirstOrThrow();
-  return Number(row.deliveries) === 1;
+  const deliveries = await countRejection(db, { key, eventId: rejection.eventId, eventType: rejection.eventType, problem: rejection.problem.slice(0, 2000), at: at.toISOString() });
+  return deliveries === 1;
 }

@@ -1,16 +1,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { ActivateResponse, ActivationChannel, Entitlement, Seat, SeatsResponse, exportReportSchema, reportsBatchSchema, sessionReportSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import { digest } from '../../digest.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database, SeatsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import { ingest, type Report } from '../analytics/index.js';
 import { recordActivity } from '../activity/index.js';
 import { entitlementsOf } from '../entitlements/index.js';
+import {
+  deleteSeat,
+  deleteSeats,
+  insertSeat,
+  markLaunched,
+  moveSeat,
+  renewSeatToken,
+  seatByTokenHash,
+  seatOfComputer,
+  seatRowsOf,
+  seatUsesOf,
+  takenSlots,
+  touchSeat,
+  type SeatRow,
+} from './repo.js';
 
 export interface DeviceDeps {
   db: Kysely<Database>;
@@ -31,8 +46,6 @@ function newDeviceToken(): { token: string; hash: string } {
   return { token, hash: digest(token) };
 }
 
-type SeatRow = Selectable<SeatsTable>;
-
 function toSeat(row: SeatRow): Seat {
   return {
     id: row.id,
@@ -46,7 +59,7 @@ function toSeat(row: SeatRow): Seat {
 /** `GET /perpetual/seats`: the user's devices, oldest first, and how many they may have at once. */
 export async function seatsOf(deps: DeviceDeps, userId: string): Promise<SeatsResponse> {
   const [rows, { seatLimit }] = await Promise.all([
-    deps.db.selectFrom('seats').selectAll().where('user_id', '=', userId).orderBy('activated_at').orderBy('slot').execute(),
+    seatRowsOf(deps.db, userId),
     entitlementsOf(deps.db, userId, deps.clock.now()),
   ]);
   return { seats: rows.map(toSeat), limit: seatLimit };
@@ -67,15 +80,10 @@ export async function activateDevice(
 ): Promise<ActivateResponse> {
   const now = deps.clock.now();
   const { token, hash } = newDeviceToken();
-  const existing = await deps.db.selectFrom('seats').selectAll().where('user_id', '=', userId).where('computer_id', '=', input.computerId).executeTakeFirst();
+  const existing = await seatOfComputer(deps.db, userId, input.computerId);
   if (existing) {
     if (!input.replace) throw new AppError('DEVICE_ALREADY_ATTACHED', 409);
-    const row = await deps.db
-      .updateTable('seats')
-      .set({ token_hash: hash, name: input.name, last_login_at: now.toISOString() })
-      .where('id', '=', existing.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await renewSeatToken(deps.db, existing.id, { tokenHash: hash, name: input.name, at: now.toISOString() });
     deps.bus.publish(userId, { type: 'seat', id: row.id });
     return { deviceToken: token, seat: toSeat(row), entitlement: (await entitlementsOf(deps.db, userId, now)).entitlement };
   }
@@ -84,32 +92,27 @@ export async function activateDevice(
   const channel = input.channel ?? channelOf(entitlement);
   // Each lost race means another activation filled a slot, so `seatLimit` attempts settle it.
   for (let attempt = 0; attempt <= seatLimit; attempt++) {
-    const taken = new Set((await deps.db.selectFrom('seats').select('slot').where('user_id', '=', userId).execute()).map((row) => row.slot));
+    const taken = await takenSlots(deps.db, userId);
     const slot = Array.from({ length: seatLimit }, (_, index) => index).find((index) => !taken.has(index));
     if (slot === undefined) break;
-    const row = await deps.db
-      .insertInto('seats')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        slot,
-        computer_id: input.computerId,
-        name: input.name,
-        token_hash: hash,
-        activated_at: now.toISOString(),
-        last_login_at: now.toISOString(),
-        channel,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const row = await insertSeat(deps.db, {
+      id: randomUUID(),
+      user_id: userId,
+      slot,
+      computer_id: input.computerId,
+      name: input.name,
+      token_hash: hash,
+      activated_at: now.toISOString(),
+      last_login_at: now.toISOString(),
+      channel,
+    });
     if (row) {
       await recordActivity(deps.db, { userId, kind: 'device.activated', details: { seatId: row.id, name: row.name, computerId: row.computer_id, channel }, at: now });
       await ingest(deps, [{ kind: 'activation', userId, id: row.id, channel, at: now }]);
       deps.bus.publish(userId, { type: 'seat', id: row.id });
       return { deviceToken: token, seat: toSeat(row), entitlement };
     }
-    const attached = await deps.db.selectFrom('seats').select('id').where('user_id', '=', userId).where('computer_id', '=', input.computerId).executeTakeFirst();
+    const attached = await seatOfComputer(deps.db, userId, input.computerId);
     if (attached) throw new AppError('DEVICE_ALREADY_ATTACHED', 409);
   }
   throw new AppError('SEAT_LIMIT_REACHED', 409);
@@ -130,7 +133,7 @@ function channelOf(entitlement: Entitlement): string {
  * release from the user page (issue 21), with `actorId` the admin.
  */
 export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string, actorId: string | null = null): Promise<{ released: true }> {
-  const released = await deps.db.deleteFrom('seats').where('id', '=', seatId).where('user_id', '=', userId).returning(['name', 'computer_id']).executeTakeFirst();
+  const released = await deleteSeat(deps.db, userId, seatId);
   // Another user's seat and no seat at all answer the same: nothing about other accounts leaks.
   if (!released) throw new AppError('SEAT_NOT_FOUND', 404);
   await recordActivity(deps.db, { userId, actorId, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
@@ -141,7 +144,7 @@ export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: stri
 /** The seat a device token belongs to, or 401: a released seat's token is unknown at once. */
 export async function seatForToken(db: Kysely<Database>, token: string): Promise<SeatRow> {
   if (!isDeviceToken(token) || token.length > 100) throw new AppError('DEVICE_TOKEN_INVALID', 401);
-  const seat = await db.selectFrom('seats').selectAll().where('token_hash', '=', digest(token)).executeTakeFirst();
+  const seat = await seatByTokenHash(db, digest(token));
   if (!seat) throw new AppError('DEVICE_TOKEN_INVALID', 401);
   return seat;
 }
@@ -156,10 +159,10 @@ export async function heartbeat(
   input: { launched?: boolean | undefined; launchId?: string | undefined; version?: string | undefined },
 ): Promise<{ seat: Seat; entitlement: Entitlement }> {
   const now = deps.clock.now().toISOString();
-  const row = await deps.db.updateTable('seats').set({ last_login_at: now }).where('id', '=', seat.id).returningAll().executeTakeFirst();
+  const row = await touchSeat(deps.db, seat.id, now);
   if (!row) throw new AppError('DEVICE_TOKEN_INVALID', 401);
   if (input.launched) {
-    await deps.db.updateTable('users').set({ last_launched_at: now }).where('id', '=', seat.user_id).execute();
+    await markLaunched(deps.db, seat.user_id, now);
     // A retried heartbeat with the same launch id counts once; without one, every start counts.
     await ingest(deps, [{ kind: 'launch', userId: seat.user_id, id: input.launchId ?? randomUUID(), channel: seat.channel, at: deps.clock.now() }]);
   }
@@ -217,17 +220,17 @@ export async function reportBatch(deps: DeviceDeps, seat: SeatRow, batch: z.infe
  */
 export async function releaseSeatsAboveLimit(trx: Kysely<Database>, userId: string, now: Date): Promise<number> {
   const { seatLimit } = await entitlementsOf(trx, userId, now);
-  const seats = await trx.selectFrom('seats').select(['id', 'slot', 'last_login_at', 'activated_at']).where('user_id', '=', userId).execute();
+  const seats = await seatUsesOf(trx, userId);
   if (seats.length <= seatLimit && seats.every((seat) => seat.slot < seatLimit)) return 0;
   const recentFirst = [...seats].sort((a, b) => Date.parse(b.last_login_at ?? b.activated_at) - Date.parse(a.last_login_at ?? a.activated_at));
   const kept = recentFirst.slice(0, seatLimit);
   const released = recentFirst.slice(seatLimit);
-  if (released.length > 0) await trx.deleteFrom('seats').where('id', 'in', released.map((seat) => seat.id)).execute();
+  if (released.length > 0) await deleteSeats(trx, released.map((seat) => seat.id));
   const taken = new Set(kept.filter((seat) => seat.slot < seatLimit).map((seat) => seat.slot));
   for (const seat of kept.filter((candidate) => candidate.slot >= seatLimit)) {
     const free = Array.from({ length: seatLimit }, (_, index) => index).find((slot) => !taken.has(slot)) as number;
     taken.add(free);
-    await trx.updateTable('seats').set({ slot: free }).where('id', '=', seat.id).execute();
+    await moveSeat(trx, seat.id, free);
   }
   return released.length;
 }

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import { SEATS_PER_ENTITLEMENT, type Entitlement, type EntitlementItem } from '../../../contract/licensing.js';
 import type { Database } from '../../db/schema.js';
+import { latestSubscriptionOf, type EntitlingSubscription } from '../billing/index.js';
+import { accessRunningUntil } from '../coupons/index.js';
+import { heldLicences, type HeldLicence } from '../licensing/index.js';
+import { buildOfVersion } from '../releases/index.js';
 
 /** Subscription statuses that still entitle: Paddle keeps a past-due subscription running while it retries. */
 const PAID_STATUSES = new Set(['active', 'past_due']);
@@ -12,7 +16,8 @@ export interface Entitlements {
 }
 
 /**
- * What the user may do at `now`, from their latest subscription, licences and coupon access.
+ * What the user may do at `now`, from their latest subscription (billing's), licences and Lite keys
+ * (licensing's) and coupon access (coupons'), each asked of the module that owns it.
  * - an active (or past-due) subscription: 'subscription', export and save enabled;
  * - a perpetual licence: 'perpetual', enabled (for `version`, when named, only if the licence covers it);
  * - coupon access running now: 'access', enabled until it ends;
@@ -24,31 +29,14 @@ export interface Entitlements {
  * so what the home shows and what the application unlocks never disagree (issue 20).
  */
 export async function entitlementsOf(db: Kysely<Database>, userId: string, now: Date, version?: string): Promise<Entitlements> {
-  const nowIso = now.toISOString();
-  const [subscription, licences, pass, build] = await Promise.all([
-    // A subscription being undone as a duplicate, and a returned licence, entitle nothing.
-    db
-      .selectFrom('subscriptions')
-      .select(['status', 'trial_ends_at', 'price_id', 'billing_interval', 'next_billed_at', 'scheduled_change_action', 'scheduled_change_at'])
-      .where('user_id', '=', userId)
-      .where('duplicate_of', 'is', null)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst(),
-    db
-      .selectFrom('licences')
-      .select(['id', 'edition', 'source', 'channel', 'release', 'updates_until'])
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .orderBy('granted_at', 'desc')
-      .execute(),
-    db
-      .selectFrom('access_passes')
-      .select((eb) => eb.fn.max('ends_at').as('ends_at'))
-      .where('user_id', '=', userId)
-      .where('starts_at', '<=', nowIso)
-      .where('ends_at', '>', nowIso)
-      .executeTakeFirst(),
-    version ? db.selectFrom('releases').select(['release', 'published_at']).where('version', '=', version).executeTakeFirst() : undefined,
+  // Each owner answers for its own table, in the caller's transaction when there is one. A subscription
+  // being undone as a duplicate, and a returned licence, entitle nothing: their owners leave them out.
+  const [subscription, licences, accessEnds, build] = await Promise.all([
+    latestSubscriptionOf(db, userId),
+    // Full licences and Lite ones: a claimed Lite key is a licence of the Lite edition.
+    heldLicences(db, userId),
+    accessRunningUntil(db, userId, now),
+    version ? buildOfVersion(db, version) : undefined,
   ]);
 
   const paid = subscription !== undefined && PAID_STATUSES.has(subscription.status);
@@ -60,7 +48,7 @@ export async function entitlementsOf(db: Kysely<Database>, userId: string, now: 
   // A build the server knows is covered when it is of a licence's release line and published before its updates end.
   const covers = (licence: (typeof full)[number]) =>
     !build || (licence.release === build.release && (licence.updates_until === null || Date.parse(build.published_at) <= Date.parse(licence.updates_until)));
-  const accessEndsAt = pass?.ends_at ? new Date(pass.ends_at).toISOString() : null;
+  const accessEndsAt = accessEnds ? new Date(accessEnds).toISOString() : null;
 
   const releases = [...new Set(full.flatMap((licence) => (licence.release ? [licence.release] : [])))].sort();
   const items = itemsOf({ subscription: paid || trialing ? subscription : undefined, enabled: paid || trialRunning, full, lite, accessEndsAt });
@@ -79,25 +67,8 @@ export async function entitlementsOf(db: Kysely<Database>, userId: string, now: 
 
 const isoOrNull = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
 
-interface HeldSubscription {
-  status: string;
-  trial_ends_at: string | null;
-  price_id: string;
-  billing_interval: string;
-  next_billed_at: string | null;
-  scheduled_change_action: string | null;
-  scheduled_change_at: string | null;
-}
-interface HeldLicence {
-  id: string;
-  source: string;
-  channel: string;
-  release: string | null;
-  updates_until: string | null;
-}
-
 /** The detail of what `entitlementsOf` found: the subscription, each licence, coupon access, each Lite key. */
-function itemsOf(held: { subscription: HeldSubscription | undefined; enabled: boolean; full: HeldLicence[]; lite: HeldLicence[]; accessEndsAt: string | null }): EntitlementItem[] {
+function itemsOf(held: { subscription: EntitlingSubscription | undefined; enabled: boolean; full: HeldLicence[]; lite: HeldLicence[]; accessEndsAt: string | null }): EntitlementItem[] {
   const items: EntitlementItem[] = [];
   const { subscription } = held;
   if (subscription) {

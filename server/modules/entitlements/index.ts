@@ -1,6 +1,7 @@
 /**
  * What a user may do with the desktop application, read from everything they hold (a subscription, the
  * licences, coupon access, Lite keys): the one answer the desktop API, the account home and the seat
- * limit share. A read model without routes of its own.
+ * limit share. A read model without routes or tables of its own: it asks billing, licensing, coupons and
+ * releases (a build's release line) through their public functions.
  */
 export { entitlementsOf, type Entitlements } from './entitlements.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { insertLicence, isPurchaseGranted, ownedFullLicences } from './repo.js';
 
 /**
  * Spec section 9: a perpetual licence includes free updates until the end of the year after its
@@ -34,48 +35,32 @@ export async function grantPurchasedLicences(
   for (const line of input.lines) {
     if (!line.release) continue;
     const id = randomUUID();
-    const result = await db
-      .insertInto('licences')
-      .values({
-        id,
-        user_id: input.userId,
-        source: 'purchase',
-        edition: 'full',
-        channel: 'paddle',
-        release: line.release,
-        updates_until: updatesUntil(line.release),
-        transaction_id: input.transactionId,
-        product_id: line.productId,
-        price_id: line.priceId,
-        source_ref: null,
-        granted_at: input.grantedAt,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) {
+    const inserted = await insertLicence(db, {
+      id,
+      user_id: input.userId,
+      source: 'purchase',
+      edition: 'full',
+      channel: 'paddle',
+      release: line.release,
+      updates_until: updatesUntil(line.release),
+      transaction_id: input.transactionId,
+      product_id: line.productId,
+      price_id: line.priceId,
+      source_ref: null,
+      granted_at: input.grantedAt,
+    });
+    if (inserted) {
       granted.push({ id, productId: line.productId });
       continue;
     }
-    const repeat = await db
-      .selectFrom('licences')
-      .select('id')
-      .where('transaction_id', '=', input.transactionId)
-      .where('product_id', '=', line.productId)
-      .executeTakeFirst();
-    if (!repeat) alreadyOwned.push(line.release);
+    if (!(await isPurchaseGranted(db, input.transactionId, line.productId))) alreadyOwned.push(line.release);
   }
   return { granted, alreadyOwned };
 }
 
 /** What the user owns, for hiding products they need not buy again: products bought and releases held. */
 export async function ownedPerpetual(db: Kysely<Database>, userId: string): Promise<{ productIds: Set<string>; releases: Set<string> }> {
-  const rows = await db
-    .selectFrom('licences')
-    .select(['product_id', 'release'])
-    .where('user_id', '=', userId)
-    .where('edition', '=', 'full')
-    .where('revoked_at', 'is', null)
-    .execute();
+  const rows = await ownedFullLicences(db, userId);
   return {
     productIds: new Set(rows.flatMap((row) => (row.product_id ? [row.product_id] : []))),
     releases: new Set(rows.flatMap((row) => (row.release ? [row.release] : []))),
