@@ -15,3 +15,4 @@ export const analyticsModule: PortalModule = async (app, context) => {
 export { ingest, type AnalyticsDeps, type Report } from './ingest.js';
 export { queueSales, SIGNED_UP_JOB } from './jobs.js';
 export { rebuildAnalytics } from './rebuild.js';
+export { usageRecordsOf } from './account-data-repo.js';

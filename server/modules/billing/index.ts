@@ -42,3 +42,4 @@ export { RefundRunner, type RefundDeps } from './refunds.js';
 export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';
 export { subscriptionOf } from './subscription-read.js';
 export { rememberSubscription } from './subscriptions-repo.js';
+export { billingRecordsOf, customerIdOf, isPaymentOf, paymentsForSupport } from './account-data-repo.js';

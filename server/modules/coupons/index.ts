@@ -7,3 +7,4 @@ export const couponsModule: PortalModule = async (app, context) => {
 };
 
 export { couponProblem, createCoupon, listCoupons, redeemInTransaction, type CouponDeps } from './service.js';
+export { couponRecordsOf, couponsForSupport } from './account-data-repo.js';

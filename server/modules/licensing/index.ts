@@ -4,3 +4,4 @@
  * return; no routes of its own.
  */
 export { grantPurchasedLicences, ownedPerpetual, updatesUntil, type PurchasedLine } from './licences.js';
+export { licenceRecordsOf, licencesForSupport } from './account-data-repo.js';

@@ -13,3 +13,4 @@ export const mailModule: PortalModule = async (_app, context) => {
 export { queueMail } from './jobs.js';
 export { MailRejectedError } from './mailer.js';
 export { appLink, renderMail, type MailKind, type RenderedMail } from './templates.js';
+export { forgetMailTo } from './account-data-repo.js';

@@ -7,3 +7,4 @@ export const releasesModule: PortalModule = async (app, context) => {
 };
 
 export { latestReleases, seedReleases, SEED_RELEASES } from './service.js';
+export { downloadsOf } from './account-data-repo.js';
