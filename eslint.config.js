@@ -53,9 +53,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/privacy/export.ts',
   'server/modules/releases/service.ts',
   'server/modules/two-factor/enrolment.ts',
-  'server/modules/users/account.ts',
-  'server/modules/users/email-change.ts',
-  'server/modules/users/verifications.ts',
 ];
 
 /** Building a statement: Kysely's query starters and the raw `sql` tag. */
