@@ -43,7 +43,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/privacy/deletion.ts',
   'server/modules/privacy/export.ts',
   'server/modules/releases/service.ts',
-  'server/modules/two-factor/enrolment.ts',
 ];
 
 /** Building a statement: Kysely's query starters and the raw `sql` tag. */
