@@ -179,7 +179,7 @@ export class UsersRepo {
    * it from there (server/modules/analytics/jobs.ts), so an account and its count never part. The
    * account's timeline starts here too.
    */
-  async recordSignup(trx: Transaction<Database>, userId: string, at: Date, how: { source: string | null; method: string | null }): Promise<void> {
+  private async recordSignup(trx: Transaction<Database>, userId: string, at: Date, how: { source: string | null; method: string | null }): Promise<void> {
     await enqueue(trx, at, { kind: SIGNED_UP_JOB, payload: { userId, at: at.toISOString() } });
     await recordActivity(trx, { userId, kind: 'account.registered', details: how, at });
   }
