@@ -38,9 +38,6 @@ const SQL_MOVE_REMAINING = [
   'server/modules/licensing/licences.ts',
   'server/modules/lite-keys/service.ts',
   'server/modules/mail/mailer.ts',
-  'server/modules/overview/overview.ts',
-  'server/modules/privacy/deletion.ts',
-  'server/modules/privacy/export.ts',
   'server/modules/releases/service.ts',
 ];
 
