@@ -31,7 +31,7 @@ export interface UsersTable {
   is_admin: ColumnType<number, never, never>;
   /** 'free', 'trial', 'subscriber' or 'licence-owner', kept by triggers on subscriptions and licences (migration 0017). */
   plan: ColumnType<string, never, never>;
-  /** Every admin grid filter as one number (migration 0017, server/modules/users/filters.ts). */
+  /** Every admin grid filter as one number (migration 0017, server/modules/users/segments.ts). */
   segment: ColumnType<number, never, never>;
   /**
    * 0 or 1: a confirmed authenticator app or a passkey (issue 44, migration 0019), kept by the two-factor
@@ -434,7 +434,7 @@ export interface AnalyticsExportsTable {
   channel: ColumnType<string, string | undefined, string>;
 }
 
-/** What happened to an account, written by the service that acted (server/modules/activity/log.ts). */
+/** What happened to an account, written by the service that acted (server/modules/activity/repo.ts). */
 export interface ActivityLogTable {
   id: string;
   /** The admin who acted, or null: the user themselves or the portal (a webhook, a job). */

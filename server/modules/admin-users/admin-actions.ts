@@ -4,9 +4,9 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type Sessions } from '../auth/index.js';
-import { cancelSubscription, type ActionDeps } from '../billing/index.js';
+import { cancelSubscription, isPaymentOf, type ActionDeps } from '../billing/index.js';
 import { releaseSeat, type DeviceDeps } from '../devices/index.js';
-import { resendVerificationFor, type RegistrationDeps } from '../users/index.js';
+import { accountExists, resendVerificationFor, type RegistrationDeps } from '../users/index.js';
 
 /**
  * What support does for a customer from the admin user page (issue 21). Each action is the service the
@@ -29,8 +29,7 @@ export interface Actor {
 }
 
 async function assertUserExists(db: Kysely<Database>, userId: string): Promise<void> {
-  const found = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!found) throw new AppError('USER_NOT_FOUND', 404);
+  if (!(await accountExists(db, userId))) throw new AppError('USER_NOT_FOUND', 404);
 }
 
 /**
@@ -78,8 +77,7 @@ export async function releaseDeviceOf(deps: AdminActionDeps, actor: Actor, userI
  */
 export async function invoiceLinkOf(deps: AdminActionDeps, userId: string, transactionId: string): Promise<{ url: string }> {
   await assertUserExists(deps.db, userId);
-  const payment = await deps.db.selectFrom('transactions').select('id').where('id', '=', transactionId).where('user_id', '=', userId).executeTakeFirst();
-  if (!payment) throw new AppError('INVOICE_NOT_FOUND', 404);
+  if (!(await isPaymentOf(deps.db, userId, transactionId))) throw new AppError('INVOICE_NOT_FOUND', 404);
   const pdf = await callPaddle(deps.billing.paddle, (paddle) => paddle.transactions.getInvoicePDF(transactionId, { disposition: 'attachment' }), 'INVOICE_NOT_FOUND');
   return { url: pdf.url };
 }

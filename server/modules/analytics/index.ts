@@ -16,3 +16,4 @@ export { ingest, type AnalyticsDeps } from './ingest.js';
 export { queueSales, SIGNED_UP_JOB } from './jobs.js';
 export { rebuildAnalytics } from './rebuild.js';
 export type { Report } from './report.js';
+export { usageRecordsOf } from './account-data-repo.js';

@@ -10,6 +10,8 @@ import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
 import { recordActivity } from '../activity/index.js';
 import type { OfflineTokens, TokenReuse } from './offline-tokens.js';
+import { revokeSessions } from './offline-tokens-repo.js';
+import * as repo from './sessions-repo.js';
 import { isNewClient, queueNewSignInMail, queueTokenReusedMail } from './sign-in-notices.js';
 
 /** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
@@ -90,9 +92,7 @@ export class Sessions {
     const { browser, os, family } = describeClient(options.client.userAgent);
     await this.db.transaction().execute(async (trx) => {
       const news = await isNewClient(trx, user.id, family, now);
-      await trx
-        .insertInto('sessions')
-      .values({
+      await repo.insertSession(trx, {
         id,
         user_id: user.id,
         method: options.method,
@@ -107,8 +107,7 @@ export class Sessions {
         address: options.client.address?.slice(0, 64) ?? null,
         second_factor: options.secondFactor ?? null,
         client_family: family,
-      })
-      .execute();
+      });
       const details = { method: options.method, remember: options.remember, browser, os, ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}) };
       await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details, at: now });
       if (news) await queueNewSignInMail(trx, this.appUrl, user.id, { browser, os, address: options.client.address }, now);
@@ -125,21 +124,24 @@ export class Sessions {
 
   /** The session if it is live now (not ended, not expired), else null. */
   async live(sessionId: string, userId: string): Promise<{ id: string; expires_at: string } | null> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .select(['id', 'expires_at', 'ended_at'])
-      .where('id', '=', sessionId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const row = await repo.sessionOf(this.db, sessionId, userId);
     if (!row || row.ended_at !== null || Date.parse(row.expires_at) <= this.clock.now().getTime()) return null;
     return row;
+  }
+
+  /**
+   * When the session started (undefined for no such session): an account without a password proves it
+   * is its owner by having signed in recently (RECENT_SIGN_IN_MS, server/modules/users/passwords.ts).
+   */
+  async startedAt(sessionId: string): Promise<string | undefined> {
+    return repo.sessionStartedAt(this.db, sessionId);
   }
 
   /** Records activity, at most once a minute per session. */
   async touch(sessionId: string, lastActiveAt: string): Promise<void> {
     const now = this.clock.now();
     if (now.getTime() - Date.parse(lastActiveAt) < ACTIVITY_RESOLUTION_MS) return;
-    await this.db.updateTable('sessions').set({ last_active_at: now.toISOString() }).where('id', '=', sessionId).execute();
+    await repo.setLastActive(this.db, sessionId, now.toISOString());
   }
 
   /** Ends one of the user's sessions; false when it is not theirs or has ended already. */
@@ -165,7 +167,7 @@ export class Sessions {
   private async endStolen(reuse: TokenReuse): Promise<void> {
     const by = describeClient(reuse.client.userAgent);
     await this.endWhere(reuse.userId, 'token-reused', reuse.sessionId, null, null, async (trx) => {
-      const session = await trx.selectFrom('sessions').select(['browser', 'os', 'address']).where('id', '=', reuse.sessionId).executeTakeFirstOrThrow();
+      const session = await repo.sessionClientOf(trx, reuse.sessionId);
       await queueTokenReusedMail(trx, this.appUrl, reuse.userId, { session, by: { browser: by.browser, os: by.os, address: reuse.client.address } }, this.clock.now());
     });
   }
@@ -180,12 +182,9 @@ export class Sessions {
   ): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const ended = await this.db.transaction().execute(async (trx) => {
-      let query = trx.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
-      if (only) query = query.where('id', '=', only);
-      if (except) query = query.where('id', '!=', except);
-      const ids = (await query.returning('id').execute()).map((row) => row.id);
+      const ids = await repo.endLiveSessions(trx, userId, reason, now, only, except);
       if (ids.length === 0) return ids;
-      await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('session_id', 'in', ids).where('revoked_at', 'is', null).execute();
+      await revokeSessions(trx, ids, now);
       // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
       if (reason === 'ended-by-user' || reason === 'ended-by-admin' || reason === 'token-reused') {
         await recordActivity(trx, { userId, actorId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
@@ -200,15 +199,7 @@ export class Sessions {
 
   /** `GET /users/me/sessions`: the user's live sessions, the current one marked, most recently active first. */
   async list(userId: string, currentSessionId: string): Promise<SessionView[]> {
-    const rows = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('ended_at', 'is', null)
-      .where('expires_at', '>', this.clock.now().toISOString())
-      .orderBy('last_active_at', 'desc')
-      .orderBy('id')
-      .execute();
+    const rows = await repo.liveSessionsOf(this.db, userId, this.clock.now().toISOString());
     return rows.map((row) => ({
       id: row.id,
       current: row.id === currentSessionId,

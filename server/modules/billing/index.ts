@@ -54,3 +54,4 @@ export { RefundRunner, type RefundDeps } from './refunds.js';
 export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';
 export { subscriptionOf } from './subscription-read.js';
 export { latestSubscriptionOf, rememberSubscription, type EntitlingSubscription } from './subscriptions-repo.js';
+export { billingRecordsOf, customerIdOf, isPaymentOf, paymentsForSupport } from './account-data-repo.js';

@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { type JobHandler, type JobQueue } from '../jobs/index.js';
 import { queueMail, MailRejectedError, appLink, renderMail } from '../mail/index.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
-import { checkCode, type VerificationsRepo } from './verifications.js';
+import { checkCode } from './mailed-codes.js';
+import type { VerificationsRepo } from './verifications-repo.js';
 
-export { MAX_CODE_ATTEMPTS } from './verifications.js';
+export { MAX_CODE_ATTEMPTS } from './mailed-codes.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { couponProblem, redeemInTransaction } from '../coupons/index.js';

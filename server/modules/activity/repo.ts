@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { v7 as timeOrderedId } from 'uuid';
-import type { ActivityEntry, ActivityKind, ActivityPage, ActivityQuery } from '../../../contract/activity.js';
+import type { ActivityEntry, ActivityKind, ActivityQuery } from '../../../contract/activity.js';
 import type { Database } from '../../db/schema.js';
 
 /**
- * The one activity log (issue 21). A service writes its entry with the change it describes, in the same
- * transaction, so an entry exists exactly when the change does: a webhook delivered twice, whose second
- * delivery changes nothing, writes nothing the second time.
+ * The one activity log (issue 21) and every statement on its table, `activity_log`. A service writes its
+ * entry with the change it describes, in the same transaction, so an entry exists exactly when the change
+ * does: a webhook delivered twice, whose second delivery changes nothing, writes nothing the second time.
  */
 export interface ActivityRecord {
   /** For an entry a retried or replayed event could write twice: its one key (e.g. `purchase:<transaction>`). */
@@ -42,31 +42,32 @@ export async function forgetActivity(db: Kysely<Database>, userId: string): Prom
   await db.deleteFrom('activity_log').where('user_id', '=', userId).execute();
 }
 
+/**
+ * An entry as the log keeps it. The acting admin is named by id; their email is the users module's to
+ * tell (the admin user page, which shows the timeline, adds it), so the log reads no other module's table.
+ */
+export type LoggedEntry = Omit<ActivityEntry, 'actorEmail'>;
+
 function entries(db: Kysely<Database>, userId: string) {
-  return db
-    .selectFrom('activity_log')
-    .leftJoin('users', 'users.id', 'activity_log.actor_id')
-    .select(['activity_log.id', 'activity_log.actor_id', 'users.email', 'activity_log.kind', 'activity_log.details', 'activity_log.created_at'])
-    .where('activity_log.user_id', '=', userId);
+  return db.selectFrom('activity_log').select(['id', 'actor_id', 'kind', 'details', 'created_at']).where('user_id', '=', userId);
 }
 
 type EntryRow = Awaited<ReturnType<ReturnType<typeof entries>['execute']>>[number];
 
-function toEntry(row: EntryRow): ActivityEntry {
+function toEntry(row: EntryRow): LoggedEntry {
   return {
     id: row.id,
     kind: row.kind as ActivityKind,
     actorId: row.actor_id,
-    actorEmail: row.email,
     details: JSON.parse(row.details) as Record<string, unknown>,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
 /** `GET /users/{id}/activity`: one page of the timeline, newest first (ties by id), and its length. */
-export async function activityOf(db: Kysely<Database>, userId: string, query: ActivityQuery): Promise<ActivityPage> {
+export async function activityOf(db: Kysely<Database>, userId: string, query: ActivityQuery): Promise<{ data: LoggedEntry[]; total: number }> {
   const [rows, count] = await Promise.all([
-    entries(db, userId).orderBy('activity_log.created_at', 'desc').orderBy('activity_log.id', 'desc').limit(query.take).offset(query.skip).execute(),
+    entries(db, userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.take).offset(query.skip).execute(),
     db
       .selectFrom('activity_log')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -77,12 +78,12 @@ export async function activityOf(db: Kysely<Database>, userId: string, query: Ac
 }
 
 /** The entries of the given kinds, newest first (at most 200): the admin changes the history dialog shows. */
-export async function activityOfKinds(db: Kysely<Database>, userId: string, kinds: readonly ActivityKind[]): Promise<ActivityEntry[]> {
-  const rows = await entries(db, userId)
-    .where('activity_log.kind', 'in', [...kinds])
-    .orderBy('activity_log.created_at', 'desc')
-    .orderBy('activity_log.id')
-    .limit(200)
-    .execute();
+export async function activityOfKinds(db: Kysely<Database>, userId: string, kinds: readonly ActivityKind[]): Promise<LoggedEntry[]> {
+  const rows = await entries(db, userId).where('kind', 'in', [...kinds]).orderBy('created_at', 'desc').orderBy('id').limit(200).execute();
   return rows.map(toEntry);
+}
+
+/** The whole timeline as the data export gives it (issue 17): oldest first, the details as stored (JSON text). */
+export async function activityForExport(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('activity_log').select(['kind', 'actor_id', 'details', 'created_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
 }
