@@ -9,6 +9,7 @@ import { readCallback, type SocialProvider } from '../../components/social.js';
 import { errorKeyOf } from '../../data/useApiAction.js';
 import { useRememberUser } from '../../data/useCurrentUser.js';
 import { splitLocale } from '../../routing/locale.js';
+import { paths } from '../../routing/paths.js';
 
 /** What the profile shows after coming back from a provider. */
 export interface SocialNotice {
@@ -35,7 +36,7 @@ export default function SocialAccount() {
 
   useEffect(() => {
     const callback = readCallback(location.search);
-    const back = (notice: SocialNotice) => void navigate(localize('/account/profile'), { replace: true, state: { social: notice } });
+    const back = (notice: SocialNotice) => void navigate(localize(paths.profile), { replace: true, state: { social: notice } });
     if (callback.error || !callback.code) {
       back({ provider, messageKey: callback.error === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED' });
       return;

@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 const DAY_MS = 86_400_000;
 
@@ -117,7 +118,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     return (
       <PageCard title={title} testId="subscription-page">
         <Typography sx={{ mb: 2 }}>{subscription ? t('pages.subscription.ended', { date: date(subscription.canceledAt) }) : t('pages.subscription.none')}</Typography>
-        <Button variant="contained" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+        <Button variant="contained" component={RouterLink} to={localize(paths.choosePlan)}>
           {t('pages.subscription.choosePlan')}
         </Button>
       </PageCard>
@@ -214,10 +215,10 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
             </Button>
           </>
         )}
-        <Button variant="text" component={RouterLink} to={localize('/account/payment-options')}>
+        <Button variant="text" component={RouterLink} to={localize(paths.paymentOptions)}>
           {t('pages.paymentOptions.update')}
         </Button>
-        <Button variant="text" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+        <Button variant="text" component={RouterLink} to={localize(paths.choosePlan)}>
           {t('pages.subscription.comparePlans')}
         </Button>
       </Box>

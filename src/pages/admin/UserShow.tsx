@@ -25,6 +25,7 @@ import { SubscriptionSection } from './user/SubscriptionSection.js';
 import { Timeline } from './user/Timeline.js';
 import { useUserActions } from './user/useUserActions.js';
 import './adminTexts.js';
+import { paths } from '../../routing/paths.js';
 
 /** The values an action's confirmation and outcome texts name. */
 function textValues(action: UserAction, email: string): Record<string, string | number> {
@@ -105,7 +106,7 @@ export default function UserShowPage({ titleKey }: PageProps) {
     return (
       <PageCard title={missing ? t('adminUser:notFound.title') : t(titleKey)} testId="admin-user-missing">
         {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={errorKeyOf(query.error)} />}
-        <Button component={RouterLink} to={localize('/admin/users')} variant="contained">
+        <Button component={RouterLink} to={localize(paths.users)} variant="contained">
           {t('adminUser:notFound.back')}
         </Button>
       </PageCard>

@@ -17,6 +17,7 @@ import { z } from 'zod/mini';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { errorKeyOf, useOnDemandRead } from '../../../data/useApiAction.js';
+import { paths } from '../../../routing/paths.js';
 
 /** `GET /users/me/export` saved as a file (issue 17; GDPR article 20: the user takes their data with them). */
 export function DownloadMyData() {
@@ -80,7 +81,7 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
   const submit = handleSubmit(async ({ password }) => {
     try {
       await deleteAccount({ url: '/users/me', method: 'delete', values: hasPassword ? { password } : {}, errorNotification: false });
-      await logout({ redirectTo: localize('/login?deleted=1') });
+      await logout({ redirectTo: localize(paths.loginAfterDeletion) });
     } catch (failure) {
       // The server's refusal (a wrong password, a sign-in too long ago) under the field it concerns.
       setError(hasPassword ? 'password' : 'typed', { message: `errors.${errorKeyOf(failure)}` });

@@ -10,6 +10,7 @@ import { listenToPaddle, loadPaddle, useCheckoutOverlay } from '../../../billing
 import { useLocale } from '../../../components/LocaleScope.js';
 import { HUMBLE_BUNDLE_KEY } from '../../../routing/guard.js';
 import type { Kind } from './useCheckoutOptions.js';
+import { paths } from '../../../routing/paths.js';
 
 export const FRAME_CLASS = 'checkout-container';
 
@@ -60,7 +61,7 @@ export function usePaddleCheckout(kind: Kind, priceId: string | null, discountId
       paymentStarted: () => setProviderError(null),
       warning: () => setDiscountWarned((n) => n + 1),
       paymentFailed: () => setProviderError(t('pages.checkout.declined')),
-      completed: () => void navigate(localize(kind === 'subscription' ? '/subscription/success' : '/perpetual/success')),
+      completed: () => void navigate(localize(paths.purchaseSuccess(kind))),
       error: ({ detail }) => {
         setProviderError(detail || t('pages.checkout.providerError'));
         setLoading(false);
