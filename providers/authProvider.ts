@@ -8,7 +8,8 @@ import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } fro
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
-import { isApiError, messageKeyOf, type HttpClient } from './http.js';
+import { messageKeyOf } from './errors.js';
+import { isApiError, type HttpClient } from './http.js';
 import { sessionIdOf, TAB_SESSION_KEYS, type SessionStore } from './session.js';
 
 type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;

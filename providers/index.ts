@@ -21,7 +21,7 @@ sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
 export { http, session };
 /**
- * For pages that use nothing else of the providers. Importing http.ts on its own would make the bundler
- * split it from this module's chunk, which every route loads, into one more request for all of them.
+ * What a failure says (./errors.ts), for the public pages beside the account client. The signed-in pages,
+ * which may not import this module, take it from ./errors.ts itself (both are in the chunk every route loads).
  */
-export { messageKeyOf } from './http.js';
+export { errorText, messageKeyOf } from './errors.js';

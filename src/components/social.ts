@@ -1,4 +1,4 @@
-import { messageKeyOf } from '../../providers/http.js';
+import { messageKeyOf } from '../../providers/errors.js';
 import { accountApi } from '../../providers/index.js';
 import { paths, type SocialProvider, type SocialPurpose } from '../routing/paths.js';
 

@@ -13,6 +13,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import type { Plan } from '../../../contract/billing.js';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { errorText } from '../../../providers/errors.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -76,7 +77,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   // A failure on the way here (the PayPal return's approval) is told on arrival.
   const arrival = (useLocation().state as { messageKey?: string } | null)?.messageKey;
   useEffect(() => {
-    if (arrival) notify?.({ type: 'error', message: t(`errors.${arrival}`, { defaultValue: t('errors.DEFAULT') }) });
+    if (arrival) notify?.({ type: 'error', message: errorText(t, arrival) });
   }, [arrival, notify, t]);
 
   const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
