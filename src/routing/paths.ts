@@ -42,7 +42,7 @@ const fixed = Object.fromEntries(
   (Object.keys(SCREEN_PATHS) as ScreenName[]).filter((name) => !SCREEN_PATHS[name].includes(':') && SCREEN_PATHS[name] !== '*').map((name) => [name, `/${SCREEN_PATHS[name]}`]),
 ) as Record<FixedScreen, string>;
 
-/** `?name=value&...` of the given values (none left out but undefined ones), or '' without any. */
+/** `?name=value&...` of the values given (undefined ones left out), or '' without any. */
 function query(values: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(values)) if (value !== undefined) params.set(name, value);
@@ -63,9 +63,13 @@ const SOCIAL_RETURNS = {
   facebook: { redirect: fixed.facebookRedirect, connect: fixed.facebookConnect, disconnect: fixed.facebookDisconnect },
 } as const;
 export type SocialProvider = keyof typeof SOCIAL_RETURNS;
-/** The purposes a provider has a callback page for. */
+/** The purposes a provider has a callback page for (without one named: those every provider has). */
 export type SocialPurpose<P extends SocialProvider = SocialProvider> = keyof (typeof SOCIAL_RETURNS)[P];
 
+/**
+ * Every screen the app links or navigates to. The two with a token in their path (resetPassword, verifyEmail)
+ * are reached only from the server's mails, which build their links themselves; the catch-all has no address.
+ */
 export const paths = {
   ...fixed,
   /** The sign-in page after the account was deleted (issue 17): it says so. */
@@ -81,8 +85,6 @@ export const paths = {
   purchaseSuccess: (type: CheckoutType) => (type === 'subscription' ? fixed.subscriptionSuccess : fixed.perpetualSuccess),
   /** One user's page in the admin area. */
   userShow: (id: string) => fillPath(SCREEN_PATHS.userShow, { id }),
-  resetPassword: (token: string) => fillPath(SCREEN_PATHS.resetPassword, { token }),
-  verifyEmail: (token: string) => fillPath(SCREEN_PATHS.verifyEmail, { token }),
   /** Where a provider sends the browser back for a purpose. */
   socialReturn: <P extends SocialProvider>(provider: P, purpose: SocialPurpose<P>): string => (SOCIAL_RETURNS[provider] as Record<SocialPurpose<P>, string>)[purpose],
 } as const;

@@ -33,8 +33,6 @@ describe("the screens' addresses (issue 45: paths only from the route table)", (
     [paths.externalCheckout('perpetual', 'login', 'pri_02', '?discountCode=HB'), '/checkout/perpetual/login/pri_02?discountCode=HB', 'externalCheckout'],
     [paths.externalCheckout('subscription', 'registration'), '/checkout/subscription/registration', 'externalCheckout'],
     [paths.userShow('u 1/2'), '/admin/users/u%201%2F2', 'userShow'],
-    [paths.resetPassword('t.k'), '/forgot-password/validate/t.k', 'resetPassword'],
-    [paths.verifyEmail('abc'), '/users/validate/abc', 'verifyEmail'],
     [paths.confirmCode('a+b@shapelab.test'), '/users/confirm?email=a%2Bb%40shapelab.test', 'confirmCode'],
     [paths.confirmCode(), '/users/confirm', 'confirmCode'],
     [paths.loginAfterDeletion, '/login?deleted=1', 'login'],
