@@ -24,6 +24,18 @@ const SQL_OUTSIDE_REPOSITORY = [
   },
 ];
 
+/**
+ * Issue 45: a screen's address comes from the route table (src/routing/paths.ts), never a path written by hand
+ * where the app links or navigates: a literal `'/…'` (or a template starting with one) in `localize(...)`,
+ * `navigate(...)`, a `to=` attribute or a `to:` / `redirectTo:` property.
+ */
+const LITERAL_PATH_MESSAGE = "Build the address with src/routing/paths.ts (paths.<screen>), the route table's paths, not a literal '/…'.";
+const WHERE_PATHS_GO = ":matches(CallExpression[callee.name=/^(localize|navigate)$/], JSXAttribute[name.name='to'], Property[key.name=/^(to|redirectTo)$/])";
+const LITERAL_PATHS = [
+  `${WHERE_PATHS_GO} Literal[value=/^\\//]`,
+  `${WHERE_PATHS_GO} TemplateLiteral > TemplateElement:first-child[value.raw=/^\\//]`,
+].map((selector) => ({ selector, message: LITERAL_PATH_MESSAGE }));
+
 export default tseslint.config(
   // tests/fixtures/lint-probes: code the promise rules must flag, linted only by tests/unit/guard-rails.test.ts.
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/results/', 'tests/fixtures/lint-probes/'] },
@@ -174,6 +186,11 @@ export default tseslint.config(
         { patterns: [{ group: ['**/bench/**'], message: 'Tests never import bench/: shared code lives in scripts/ or tests/fixtures/.' }] },
       ],
     },
+  },
+  {
+    // The web app's links and navigations name screens (LITERAL_PATHS above), the providers' redirects too.
+    files: ['src/**/*.{ts,tsx}', 'providers/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...LITERAL_PATHS] },
   },
   {
     files: ['src/**', 'providers/**'],

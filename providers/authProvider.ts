@@ -8,7 +8,8 @@ import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } fro
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
-import { isApiError, messageKeyOf, type HttpClient } from './http.js';
+import { messageKeyOf } from './errors.js';
+import { isApiError, type HttpClient } from './http.js';
 import { sessionIdOf, TAB_SESSION_KEYS, type SessionStore } from './session.js';
 
 type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
@@ -61,9 +62,6 @@ const REFUSED_ANSWERS = new Set([
   'REAUTHENTICATION_REQUIRED',
 ]);
 
-/** Where staff set up the second factor the server requires of them (src/routing/guard.ts, SECURITY_PATH). */
-const ENROLMENT_PATH = '/account/security';
-
 const failure = (error: unknown): SignInResult => {
   const messageKey = messageKeyOf(error);
   return { success: false, error: { name: messageKey, message: messageKey } };
@@ -93,9 +91,13 @@ export interface AuthDeps {
   /**
    * Where the person signs in again when the session ends under their hands (a 401): the sign-in page of the
    * area the tab shows (spec section 2: the admin login in the admin area), with the address to come back
-   * to. '/login' without it.
+   * to.
    */
-  signInAddress?: () => string;
+  signInAddress: () => string;
+  /** The sign-in page, where a sign-out lands (the route table's, src/routing/paths.ts). */
+  signInPath: string;
+  /** Where staff set up the second factor the server requires of them (the route table's security page). */
+  enrolmentPath: string;
   /** The app path the tab shows, without its locale prefix: a refusal sends the tab nowhere it is already. */
   currentPath?: () => string;
   now?: () => number;
@@ -123,7 +125,7 @@ export function isTokenFresh(token: string, nowMs: number): boolean {
  */
 export function createAuthProvider(deps: AuthDeps) {
   const now = deps.now ?? (() => Date.now());
-  const signInAddress = deps.signInAddress ?? (() => '/login');
+  const signInAddress = deps.signInAddress;
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
@@ -414,7 +416,7 @@ export function createAuthProvider(deps: AuthDeps) {
       clearLocalSession();
       announce({ type: 'logout' });
       await endOnServer(token, offlineToken);
-      return { success: true, redirectTo: params?.redirectTo ?? '/login' };
+      return { success: true, redirectTo: params?.redirectTo ?? deps.signInPath };
     },
 
     async check() {
@@ -437,7 +439,7 @@ export function createAuthProvider(deps: AuthDeps) {
       if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
         await provider.reloadUser().catch(() => null);
         // Going there from there would mount the page anew (a setup under way lost), to be refused again.
-        return deps.currentPath?.() === ENROLMENT_PATH ? {} : { redirectTo: ENROLMENT_PATH };
+        return deps.currentPath?.() === deps.enrolmentPath ? {} : { redirectTo: deps.enrolmentPath };
       }
       return {};
     },

@@ -25,11 +25,6 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && 'messageKey' in value && 'statusCode' in value;
 }
 
-/** The messageKey of any failure (DEFAULT when it is not an API error), for showing its text. */
-export function messageKeyOf(error: unknown): string {
-  return isApiError(error) ? error.messageKey : 'DEFAULT';
-}
-
 export type HttpClient = <T>(url: string, options?: RequestOptions) => Promise<T>;
 
 export interface HttpDeps {

@@ -2,6 +2,7 @@ import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
 import { hashKey, keepPreviousData, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
+import { errorText } from '../providers/errors.js';
 import { isApiError, openStream } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
@@ -11,11 +12,6 @@ import { i18n } from './i18n.js';
 import { routerProvider } from './routing/routerProvider.js';
 import type { FirstRecord } from './boot/firstRecord.js';
 import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
-
-/** A messageKey's text in the screen's language (DEFAULT's when the key is unknown). */
-export function messageText(messageKey: string): string {
-  return i18n.t(`errors.${messageKey}`, { defaultValue: i18n.t('errors.DEFAULT') });
-}
 
 /** A screen of one record (`.../:id`): the resource's show page. */
 const isShowPath = (path: string) => path.endsWith('/:id');
@@ -149,7 +145,8 @@ export async function primeFirstScreen(firstRecord: Promise<FirstRecord | null>)
   names.forEach((resource, index) => prime(accessKey(resource), answers[index]));
 }
 
-const dataProvider = createDataProvider(http, { translate: messageText });
+// A refusal's text in the screen's language, for Refine's notifications (the one way, providers/errors.ts).
+const dataProvider = createDataProvider(http, { translate: (messageKey) => errorText(i18n.t, messageKey) });
 const i18nProvider = createI18nProvider(i18n);
 
 /**

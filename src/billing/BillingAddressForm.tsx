@@ -13,8 +13,9 @@ import { needsPostalCode } from '../../contract/billing-validation.js';
 import type { BillingInfo } from '../../contract/billing.js';
 import { billingFormSchema, type BillingFormValues } from '../../contract/billing-form.js';
 import type { DataError } from '../../providers/dataProvider.js';
+import { errorText } from '../../providers/errors.js';
 import { useCountryOptions } from '../components/countries.js';
-import { fieldErrorText } from '../components/form/fieldErrorText.js';
+import { fieldErrorText, serverError } from '../components/form/fieldErrorText.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
 
 type Field = keyof BillingInfo;
@@ -92,11 +93,11 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
       queryOptions: { select: (response) => ({ ...response, data: toValues(response.data) as unknown as BillingInfo }) },
       successNotification: onSaved ? false : () => ({ type: 'success', message: t('billing.saved') }),
       // A refusal that names a field is shown under it; others are notified.
-      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: errorText(t, error) }),
       onMutationSuccess: (response) => onSaved?.(response.data),
       onMutationError: (error) => {
         const field = FIELD_OF_ERROR[error.messageKey];
-        if (field) setError(field, { message: `errors.${error.messageKey}` });
+        if (field) setError(field, serverError(error.messageKey));
       },
     },
   });

@@ -4,6 +4,7 @@ import { Navigate } from 'react-router';
 import { useLocale } from '../components/LocaleScope.js';
 import { Staggered } from '../components/Staggered.js';
 import type { ResourceName } from './routes.js';
+import { paths } from './paths.js';
 
 /**
  * A signed-in screen shows only when the access control provider lets the user see its resource
@@ -25,5 +26,5 @@ export default function AccessGate({ resource, children }: { resource: ResourceN
   const { data } = useCan({ resource, action: 'list' });
   const can = useDeferredValue(data?.can);
   if (can === undefined) return null;
-  return can ? <Staggered>{children}</Staggered> : <Navigate to={localize('/')} replace />;
+  return can ? <Staggered>{children}</Staggered> : <Navigate to={localize(paths.home)} replace />;
 }

@@ -1,4 +1,5 @@
 import { TAB_SESSION_KEYS } from '../../providers/session.js';
+import { paths } from './paths.js';
 
 /**
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
@@ -6,13 +7,15 @@ import { TAB_SESSION_KEYS } from '../../providers/session.js';
  */
 export type Access = 'public' | 'anonymous' | 'user' | 'admin';
 
-export const PROFILE_PATH = '/account/profile';
-export const CHOOSE_PLAN_PATH = '/account/subscription/choose-plan';
-export const SUB_PAYMENT_PATH = '/sub-payment';
-export const LOGIN_PATH = '/login';
-export const ADMIN_LOGIN_PATH = '/admin/login';
-export const ADMIN_HOME_PATH = '/admin/users';
-export const SECURITY_PATH = '/account/security';
+// The screens these rules send people to, by their part in the rules (addresses from ./paths.ts).
+export const PROFILE_PATH = paths.profile;
+export const CHOOSE_PLAN_PATH = paths.choosePlan;
+export const SUB_PAYMENT_PATH = paths.subPayment;
+export const LOGIN_PATH = paths.login;
+export const ADMIN_LOGIN_PATH = paths.adminLogin;
+/** Where staff land after signing in. */
+export const ADMIN_HOME_PATH = paths.users;
+export const SECURITY_PATH = paths.security;
 
 /** A path whose first segment is `admin` belongs to the admin area. */
 export function isAdminPath(path: string): boolean {
@@ -59,7 +62,7 @@ export function decideNavigation(input: GuardInput): GuardDecision {
     // Stay where they were (go back), or continue to where sign-in was asked for, or start at root.
     const previous = input.previousPath?.split('?')[0];
     const back = input.previousPath && previous !== input.path ? input.previousPath : null;
-    return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, '/') };
+    return { type: 'redirect', to: back ?? safeReturnPath(input.requestedReturn, paths.home) };
   }
   return { type: 'render' };
 }

@@ -7,6 +7,8 @@ import type { Me } from '../../contract/users.js';
 import { jwt, memoryStorage } from './fakes.js';
 
 const NOW_MS = 1_700_000_000_000;
+/** Where the provider sends the tab: the route table's addresses, as providers/index.ts gives them. */
+const ADDRESSES = { signInAddress: () => '/login', signInPath: '/login', enrolmentPath: '/account/security' };
 const NOW_S = NOW_MS / 1000;
 const FRESH = jwt(NOW_S + 3600);
 const FRESH_RENEWED = jwt(NOW_S + 7200);
@@ -70,7 +72,7 @@ function setup(answers: Record<string, Answer> = {}, stored: { token?: string; o
   const tabStorage = memoryStorage();
   const channel = { postMessage: vi.fn() };
   const { http, calls } = fakeHttp(answers);
-  const auth = createAuthProvider({ http, session, cache, channel, tabStorage, now: () => NOW_MS });
+  const auth = createAuthProvider({ http, session, cache, channel, tabStorage, now: () => NOW_MS, ...ADDRESSES });
   return { auth, session, cache, channel, calls, store, tabStorage };
 }
 
@@ -378,7 +380,7 @@ describe('onError', () => {
   it('a 401 sends the person to sign in again where the tab says (signInAddress), /login without it', async () => {
     const { auth } = setup();
     await expect(auth.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true, redirectTo: '/login' });
-    const placed = createAuthProvider({ http: fakeHttp().http, session: createSessionStore(memoryStorage()), cache: createSessionCache(), channel: null, signInAddress: () => '/admin/login?to=%2Fadmin%2Fjobs' });
+    const placed = createAuthProvider({ http: fakeHttp().http, session: createSessionStore(memoryStorage()), cache: createSessionCache(), channel: null, ...ADDRESSES, signInAddress: () => '/admin/login?to=%2Fadmin%2Fjobs' });
     await expect(placed.onError(apiError(401, 'UNAUTHORIZED'))).resolves.toMatchObject({ logout: true, redirectTo: '/admin/login?to=%2Fadmin%2Fjobs' });
     await expect(placed.check()).resolves.toMatchObject({ authenticated: false, redirectTo: '/admin/login?to=%2Fadmin%2Fjobs' });
   });
@@ -415,7 +417,7 @@ describe('onError', () => {
     const { http } = fakeHttp({ '/users/me': { ...ME, roles: ['user', 'admin'], twoFactorEnrolmentRequired: true } });
     const session = createSessionStore(memoryStorage());
     session.setToken(FRESH);
-    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel: null, now: () => NOW_MS, currentPath: () => '/account/security' });
+    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel: null, now: () => NOW_MS, ...ADDRESSES, currentPath: () => '/account/security' });
     await expect(auth.onError(apiError(403, 'TWO_FACTOR_ENROLMENT_REQUIRED'))).resolves.toEqual({});
   });
 
@@ -561,6 +563,7 @@ describe('listenToOtherTabs: cross-tab events (spec section 4)', () => {
       cache: createSessionCache(),
       channel: channel(),
       now: () => NOW_MS,
+      ...ADDRESSES,
     });
     await auth.logout();
     await vi.waitFor(() => expect(handlers.onLogout).toHaveBeenCalledTimes(1));

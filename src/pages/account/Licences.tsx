@@ -22,6 +22,7 @@ import { useOpenInvoice } from '../../data/useApiAction.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
 import { useRecordDownload } from '../../licensing/useRecordDownload.js';
 import type { LicenceReturn } from '../../billing/types.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * Spec section 9: a bought licence can be returned for a full refund within 14 days. The server says until
@@ -107,14 +108,14 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
                   ? t('pages.licences.nextCharge', { date: date(live.nextBilledAt) })
                   : ''}
             </Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.subscription)}>
               {t('pages.choosePlan.manage')}
             </Button>
           </>
         ) : (
           <>
             <Typography>{t('pages.licences.noSubscription')}</Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.choosePlan)}>
               {t('pages.subscription.choosePlan')}
             </Button>
           </>
@@ -127,14 +128,14 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
         </Typography>
         <Typography sx={{ mb: 2 }} data-testid="licences-seats">
           {t('pages.deviceManager.usage', { used: seats.seats.length, limit: seats.limit })} ·{' '}
-          <Link component={RouterLink} to={localize('/account/device-manager')}>
+          <Link component={RouterLink} to={localize(paths.deviceManager)}>
             {t('pages.licences.manageDevices')}
           </Link>
         </Typography>
         {licences.length === 0 ? (
           <>
             <Typography>{t('pages.licences.empty')}</Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/perpetual')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.perpetualProducts)}>
               {t('pages.licences.shop')}
             </Button>
           </>

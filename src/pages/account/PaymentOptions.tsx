@@ -12,6 +12,7 @@ import { listenToPaddle, loadPaddle, useCheckoutOverlay } from '../../billing/pa
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * `/account/payment-options` (spec section 2): how the subscription is paid, and a new card or PayPal
@@ -71,7 +72,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
       {!subscription ? (
         <>
           <Typography sx={{ mb: 2 }}>{t('pages.paymentOptions.none')}</Typography>
-          <Button component={RouterLink} to={localize('/account/subscription/choose-plan')} variant="contained">
+          <Button component={RouterLink} to={localize(paths.choosePlan)} variant="contained">
             {t('pages.subscription.choosePlan')}
           </Button>
         </>

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { TwoFactorStatus } from '../../../contract/two-factor.js';
 import type { Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/errors.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PageCard } from '../../components/PageCard.js';
-import { errorKeyOf } from '../../data/useApiAction.js';
 import { useReloadUser } from '../../data/useCurrentUser.js';
 import type { PageProps } from '../index.js';
 import { Section } from './profile/Section.js';
@@ -41,7 +41,7 @@ export default function SecurityPage({ titleKey }: PageProps) {
       {me && <EnrolmentNotice required={me.twoFactorEnrolmentRequired} />}
       <Section title={t('security:twoStep.title')}>
         {query.isError ? (
-          <ErrorAlert messageKey={errorKeyOf(query.error)} />
+          <ErrorAlert messageKey={messageKeyOf(query.error)} />
         ) : status && me ? (
           <TwoStepSection status={status} email={me.email} proof={proof} onChanged={onChanged} />
         ) : (

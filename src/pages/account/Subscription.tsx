@@ -13,11 +13,13 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import type { Plan } from '../../../contract/billing.js';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { errorText } from '../../../providers/errors.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 const DAY_MS = 86_400_000;
 
@@ -75,7 +77,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   // A failure on the way here (the PayPal return's approval) is told on arrival.
   const arrival = (useLocation().state as { messageKey?: string } | null)?.messageKey;
   useEffect(() => {
-    if (arrival) notify?.({ type: 'error', message: t(`errors.${arrival}`, { defaultValue: t('errors.DEFAULT') }) });
+    if (arrival) notify?.({ type: 'error', message: errorText(t, arrival) });
   }, [arrival, notify, t]);
 
   const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
@@ -117,7 +119,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     return (
       <PageCard title={title} testId="subscription-page">
         <Typography sx={{ mb: 2 }}>{subscription ? t('pages.subscription.ended', { date: date(subscription.canceledAt) }) : t('pages.subscription.none')}</Typography>
-        <Button variant="contained" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+        <Button variant="contained" component={RouterLink} to={localize(paths.choosePlan)}>
           {t('pages.subscription.choosePlan')}
         </Button>
       </PageCard>
@@ -214,10 +216,10 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
             </Button>
           </>
         )}
-        <Button variant="text" component={RouterLink} to={localize('/account/payment-options')}>
+        <Button variant="text" component={RouterLink} to={localize(paths.paymentOptions)}>
           {t('pages.paymentOptions.update')}
         </Button>
-        <Button variant="text" component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+        <Button variant="text" component={RouterLink} to={localize(paths.choosePlan)}>
           {t('pages.subscription.comparePlans')}
         </Button>
       </Box>

@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { AdminUserDetail, Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/errors.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { errorKeyOf } from '../../data/useApiAction.js';
 import { formatLongDate, formatName } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { textKeyOf, type UserAction } from './user/actions.js';
@@ -25,6 +25,7 @@ import { SubscriptionSection } from './user/SubscriptionSection.js';
 import { Timeline } from './user/Timeline.js';
 import { useUserActions } from './user/useUserActions.js';
 import './adminTexts.js';
+import { paths } from '../../routing/paths.js';
 
 /** The values an action's confirmation and outcome texts name. */
 function textValues(action: UserAction, email: string): Record<string, string | number> {
@@ -104,8 +105,8 @@ export default function UserShowPage({ titleKey }: PageProps) {
     const missing = query.error?.statusCode === 404 || query.error?.statusCode === 400;
     return (
       <PageCard title={missing ? t('adminUser:notFound.title') : t(titleKey)} testId="admin-user-missing">
-        {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={errorKeyOf(query.error)} />}
-        <Button component={RouterLink} to={localize('/admin/users')} variant="contained">
+        {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={messageKeyOf(query.error)} />}
+        <Button component={RouterLink} to={localize(paths.users)} variant="contained">
           {t('adminUser:notFound.back')}
         </Button>
       </PageCard>

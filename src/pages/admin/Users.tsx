@@ -23,6 +23,7 @@ import { UsersToolbar } from './users/UsersToolbar.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
 import { GRID_BOX_SX, SEARCH_MAX_LENGTH, type FilterName } from './users/view.js';
 import './adminTexts.js';
+import { paths } from '../../routing/paths.js';
 
 /** The DataGrid and its code, only where the list is a table (see the page's comment). */
 const UsersGrid = lazy(() => import('./users/UsersGrid.js'));
@@ -48,7 +49,7 @@ export default function UsersPage({ titleKey }: PageProps) {
   // Measured on the first render, so a phone never loads the grid.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const { data: me } = useGetIdentity<Me>();
-  const userPath = useCallback((user: Pick<AdminUser, 'id'>) => localize(`/admin/users/${encodeURIComponent(user.id)}`), [localize]);
+  const userPath = useCallback((user: Pick<AdminUser, 'id'>) => localize(paths.userShow(user.id)), [localize]);
 
   // Selection belongs to the rows on screen: a new page, order, search or filter starts without one.
   const [selection, setSelection] = useState<GridRowSelectionModel>(NOTHING_SELECTED);

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
 
 /** `/registration/success`: where the verification link lands once the address is verified. */
 export default function RegistrationSuccess() {
@@ -16,7 +17,7 @@ export default function RegistrationSuccess() {
         {t('pages.registrationSuccess.verified')}
       </Alert>
       <Typography sx={{ mb: 3 }}>{t('pages.registrationSuccess.next')}</Typography>
-      <Button component={RouterLink} to={localize('/login')} variant="contained">
+      <Button component={RouterLink} to={localize(paths.login)} variant="contained">
         {t('pages.registrationSuccess.signIn')}
       </Button>
     </PageCard>

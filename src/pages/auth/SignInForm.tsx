@@ -15,10 +15,11 @@ import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { supportsPasskeyAutofill, supportsPasskeys, whenIdle } from '../../passkeys/support.js';
-import { safeReturnPath } from '../../routing/guard.js';
+import { ADMIN_HOME_PATH, safeReturnPath } from '../../routing/guard.js';
 import { preloadable } from '../../routing/preloadable.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
 import { outcomeOf, useSignIn, type SignInOutcome } from './useSignIn.js';
+import { paths } from '../../routing/paths.js';
 
 interface SignInValues {
   email: string;
@@ -70,7 +71,7 @@ export function SignInForm(props: {
   const emailField = useRef<HTMLInputElement | null>(null);
 
   const signedIn = () => {
-    const fallback = props.returnTo ?? (props.admin ? '/admin/users' : '/');
+    const fallback = props.returnTo ?? (props.admin ? ADMIN_HOME_PATH : paths.home);
     void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   };
 
@@ -129,7 +130,7 @@ export function SignInForm(props: {
   const resendVerification = async () => {
     const email = form.values.email.trim();
     await accountApi.resendVerification(email).catch(() => null);
-    void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`));
+    void navigate(localize(paths.confirmCode(email)));
   };
 
   /** Back to the first step: the password again (the challenge is used up), and why, when the server said. */

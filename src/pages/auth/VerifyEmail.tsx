@@ -12,6 +12,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
 
 /** A link that can no longer verify (made up, cut short, or too old): the page offers a new one. */
 const RESENDABLE = new Set(['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED']);
@@ -35,7 +36,7 @@ export default function VerifyEmail() {
   }, [token]);
 
   if (outcome === 'pending') return <FullPageSpinner />;
-  if (outcome === 'verified') return <Navigate to={localize('/registration/success')} replace />;
+  if (outcome === 'verified') return <Navigate to={localize(paths.registrationSuccess)} replace />;
   const signIn = outcome === 'ALREADY_VERIFIED';
   return (
     <PageCard title={t('pages.verifyEmail.title')}>
@@ -48,7 +49,7 @@ export default function VerifyEmail() {
       {RESENDABLE.has(outcome) ? (
         <ResendVerification />
       ) : (
-        <Button component={RouterLink} to={localize(signIn ? '/login' : '/users/confirm')} variant="contained">
+        <Button component={RouterLink} to={localize(signIn ? paths.login : paths.confirmCode())} variant="contained">
           {signIn ? t('pages.login.submit') : t('pages.verifyEmail.enterCode')}
         </Button>
       )}
@@ -88,7 +89,7 @@ function ResendVerification() {
         <Alert severity="info" role="status" sx={{ mb: 2 }}>
           {t('pages.verifyEmail.resent')}
         </Alert>
-        <Button component={RouterLink} to={localize(`/users/confirm?email=${encodeURIComponent(email.trim())}`)} variant="contained">
+        <Button component={RouterLink} to={localize(paths.confirmCode(email.trim()))} variant="contained">
           {t('pages.verifyEmail.enterCode')}
         </Button>
       </>

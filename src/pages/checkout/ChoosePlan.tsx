@@ -17,6 +17,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
@@ -107,7 +108,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
               </CardContent>
               <CardActions>
                 {current ? (
-                  <Button component={RouterLink} to={localize('/account/subscription')}>
+                  <Button component={RouterLink} to={localize(paths.subscription)}>
                     {t('pages.choosePlan.manage')}
                   </Button>
                 ) : live ? (
@@ -118,7 +119,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                     </Button>
                   )
                 ) : (
-                  <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/subscription/${plan.id}`)}>
+                  <Button variant="contained" component={RouterLink} to={localize(paths.checkoutNew('subscription', plan.id))}>
                     {t('pages.choosePlan.choose', { plan: name })}
                   </Button>
                 )}
@@ -144,7 +145,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>
         {t('pages.choosePlan.perpetualHint')}{' '}
-        <RouterLink to={localize('/perpetual')}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
+        <RouterLink to={localize(paths.perpetualProducts)}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
       </Alert>
       {planSwitch.dialog}
     </Box>

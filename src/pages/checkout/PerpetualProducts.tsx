@@ -16,6 +16,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * The upgrade discount's name on an offer (spec section 7: the discount a price carries for an owner of
@@ -102,7 +103,7 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
                   </Typography>
                 </CardContent>
                 <CardActions>
-                  <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
+                  <Button variant="contained" component={RouterLink} to={localize(paths.checkoutNew('perpetual', price.id))}>
                     {t('pages.perpetualProducts.buy', { name })}
                   </Button>
                 </CardActions>

@@ -2,6 +2,7 @@ import { Navigate } from 'react-router';
 import { useLocale } from '../../components/LocaleScope.js';
 import { CHOOSE_PLAN_PATH, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
 import type { StoredCheckout } from '../auth/ExternalCheckout.js';
+import { paths } from '../../routing/paths.js';
 
 /** The stored checkout, if it is one (sessionStorage is the visitor's to edit). */
 function readStored(): StoredCheckout | null {
@@ -26,5 +27,5 @@ export default function SubPaymentPage() {
   const stored = readStored();
   sessionStorage.removeItem(STORED_CHECKOUT_KEY);
   if (!stored) return <Navigate to={localize(CHOOSE_PLAN_PATH)} replace />;
-  return <Navigate to={localize(`/checkout-new/${stored.type}${stored.priceId ? `/${stored.priceId}` : ''}${stored.search}`)} replace />;
+  return <Navigate to={localize(paths.checkoutNew(stored.type, stored.priceId, stored.search))} replace />;
 }

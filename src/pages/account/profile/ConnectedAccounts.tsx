@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText } from '../../../../providers/errors.js';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { goToProvider, type SocialProvider } from '../../../components/social.js';
@@ -32,11 +33,11 @@ export function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user:
     if (!notice) return;
     const provider = PROVIDER_NAMES[notice.provider];
     if (notice.done) notify?.({ type: 'success', message: t(notice.done === 'connected' ? 'pages.profile.connectedNow' : 'pages.profile.disconnectedNow', { provider }) });
-    if (notice.messageKey) notify?.({ type: 'error', message: t(`errors.${notice.messageKey}`, { defaultValue: t('errors.DEFAULT') }) });
+    if (notice.messageKey) notify?.({ type: 'error', message: errorText(t, notice.messageKey) });
   }, [notice, notify, t]);
 
   const fail = (messageKey: string) => {
-    notify?.({ type: 'error', message: t(`errors.${messageKey}`, { defaultValue: t('errors.DEFAULT') }) });
+    notify?.({ type: 'error', message: errorText(t, messageKey) });
     setPending(false);
   };
 

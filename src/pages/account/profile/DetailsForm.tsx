@@ -11,9 +11,10 @@ import type { ProfileUpdate } from '../../../../contract/account.js';
 import { profileFormSchema, type ProfileFormValues } from '../../../../contract/forms.js';
 import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText } from '../../../../providers/errors.js';
 import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
-import { fieldErrorText } from '../../../components/form/fieldErrorText.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 import { Staggered } from '../../../components/Staggered.js';
 
 /** Server answers that belong to one field are shown under it. */
@@ -58,11 +59,11 @@ export function DetailsForm({ initial, onSaved, onShown }: { initial: Me | undef
         select: (response) => ({ ...response, data: { ...response.data, phone: response.data.phone ?? '', country: response.data.country ?? '' } }),
       },
       successNotification: () => ({ type: 'success', message: t('pages.profile.saved') }),
-      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: errorText(t, error) }),
       onMutationSuccess: ({ data }) => onSaved(data),
       onMutationError: (error) => {
         const field = FIELD_OF_ERROR[error.messageKey];
-        if (field) setError(field, { message: `errors.${error.messageKey}` });
+        if (field) setError(field, serverError(error.messageKey));
       },
     },
     defaultValues: { firstName: '', lastName: '', phone: '', country: '', language: 'en' },

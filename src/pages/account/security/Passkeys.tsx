@@ -12,10 +12,10 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasskeyView, Reauthentication } from '../../../../contract/two-factor.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
 import { formatDateTime } from '../../../format/index.js';
 import { supportsPasskeys } from '../../../passkeys/support.js';
 import { deviceOf } from './deviceName.js';
@@ -72,7 +72,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -83,7 +83,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       notify?.({ type: 'success', message: t('security:passkeys.renamed', { name }) });
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -95,7 +95,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -106,7 +106,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
     <>
       <Typography sx={{ mb: 2 }}>{t('security:passkeys.intro')}</Typography>
       {query.isLoading && <FullPageSpinner minHeight={80} />}
-      {query.isError && <ErrorAlert messageKey={errorKeyOf(query.error)} />}
+      {query.isError && <ErrorAlert messageKey={messageKeyOf(query.error)} />}
       {passkeys && passkeys.length === 0 && <Typography sx={{ mb: 2 }}>{t('security:passkeys.none')}</Typography>}
       {passkeys && passkeys.length > 0 && (
         <Box sx={{ overflowX: 'auto', mb: 2 }} tabIndex={0} role="region" aria-label={t('security:passkeys.tableLabel')}>

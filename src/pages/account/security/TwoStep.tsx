@@ -7,8 +7,8 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Reauthentication, RecoveryCodesResponse, TotpSetupResponse, TwoFactorStatus } from '../../../../contract/two-factor.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText, messageKeyOf } from '../../../../providers/errors.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
-import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
 import { RecoveryCodes } from './RecoveryCodes.js';
 import type { Proof } from './proof.js';
 import { ReauthDialog, TotpSetup } from './lazyParts.js';
@@ -40,7 +40,7 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       const { data } = await start({ url: '/users/me/two-factor/totp', method: 'post', values: {}, errorNotification: false });
       setSetup(data);
     } catch (error) {
-      notify?.({ type: 'error', message: errorText(error) || t('errors.DEFAULT') });
+      notify?.({ type: 'error', message: errorText(t, error) });
       // Already set up elsewhere (another tab): show it as it is.
       await onChanged();
     }
@@ -67,7 +67,7 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText } from '../../../../providers/errors.js';
 import { requestOf, textKeyOf, type UserAction } from './actions.js';
 
 /** The timeline's Refine resource: the activity path under the user (the data provider's REST rule). */
@@ -28,7 +29,7 @@ export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
     (action: UserAction, onDone: () => void) => {
       const key = textKeyOf(action);
       const successNotification = () => ({ type: 'success' as const, message: t(`adminUser:actions.${key}.done`, { email: user.email }) });
-      const errorNotification = (error?: HttpError | DataError) => ({ type: 'error' as const, message: error?.message || t('errors.DEFAULT') });
+      const errorNotification = (error?: HttpError | DataError) => ({ type: 'error' as const, message: errorText(t, error) });
       const onSettled = () => {
         refresh();
         onDone();

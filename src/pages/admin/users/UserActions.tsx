@@ -3,6 +3,7 @@ import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser, BulkUserAction, BulkUsersResponse, Role } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText } from '../../../../providers/errors.js';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { BulkActions } from './BulkActions.js';
 import type { UserAction } from './rowActions.js';
@@ -46,7 +47,7 @@ export const UserActions = memo(function UserActions({ selectedIds, onBulkSettle
 
   const done = (key: Done, email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
   // The server's reason (the data provider's translated messageKey), after the optimistic change is rolled back.
-  const refused = (error?: HttpError) => ({ type: 'error' as const, message: error?.message ?? t('errors.DEFAULT') });
+  const refused = (error?: HttpError) => ({ type: 'error' as const, message: errorText(t, error) });
 
   function changeRoles(user: AdminUser, roles: Role[]) {
     update({
@@ -90,7 +91,7 @@ export const UserActions = memo(function UserActions({ selectedIds, onBulkSettle
         successNotification: (response) => {
           const result = response?.data;
           if (!result) return false;
-          const reasons = [...new Set(result.skipped.map((skip) => t(`errors.${skip.messageKey}`)))].join(' ');
+          const reasons = [...new Set(result.skipped.map((skip) => errorText(t, skip.messageKey)))].join(' ');
           const changed = t('pages.users.bulk.done', { count: result.done.length });
           const left = result.skipped.length > 0 ? ` ${t('pages.users.bulk.skipped', { count: result.skipped.length, reasons })}` : '';
           return { type: result.skipped.length > 0 ? 'error' : 'success', message: `${changed}${left}` };
