@@ -15,7 +15,6 @@ import {
   deleteSeat,
   deleteSeats,
   insertSeat,
-  markLaunched,
   moveSeat,
   renewSeatToken,
   seatByTokenHash,
@@ -26,6 +25,7 @@ import {
   touchSeat,
   type SeatRow,
 } from './repo.js';
+import { markLaunched } from '../users/index.js';
 
 export interface DeviceDeps {
   db: Kysely<Database>;

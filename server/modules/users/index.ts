@@ -74,9 +74,11 @@ export {
   registeredAt,
   replaceRoles,
   rolesIn,
+  SIGNED_UP_JOB,
   UsersRepo,
   type AuthSession,
   type UserWithRoles,
 } from './repo.js';
+export { lockAccountsForReports, signupsOf } from './reporting-repo.js';
 export { meOf, seedAdmin, type BillingFacts, type MeBilling, type MeDeps, type SeedResult } from './service.js';
-export { markFirstDownload } from './first-download-repo.js';
+export { markFirstDownload, markLaunched } from './usage-marks-repo.js';

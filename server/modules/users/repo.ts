@@ -4,7 +4,6 @@ import type { Role } from '../../../contract/users.js';
 import type { Db, Dialect } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
 import { recordActivity } from '../activity/index.js';
-import { SIGNED_UP_JOB } from '../analytics/index.js';
 import { enqueue } from '../jobs/index.js';
 
 export interface UserWithRoles extends UserRow {
@@ -74,6 +73,9 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     facebook_links: Number(row.facebook_links),
   };
 }
+
+/** The job a new account queues in the transaction that creates it; the analytics module counts the sign-up. */
+export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**
