@@ -429,7 +429,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     summary: 'Change the billing interval (monthly/yearly)',
     errors: { 404: ['SUBSCRIPTION_NOT_FOUND', 'PRICE_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'SUBSCRIPTION_CHANGE_PENDING', 'PRORATION_NOT_CHARGEABLE'], ...PAYMENT_PROVIDER_DOWN },
   },
-  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with', errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with (null without a subscription or before its first payment)', errors: PAYMENT_PROVIDER_DOWN },
   'POST /api/subscription/payment-method': {
     operationId: 'startPaymentMethodUpdate',
     tag: 'Subscription',
