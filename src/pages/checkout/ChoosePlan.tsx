@@ -13,6 +13,7 @@ import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billin
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
@@ -127,8 +128,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             </Card>
           );
         })}
-        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')}>
-          <CardContent>
+        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')} sx={{ display: 'flex', flexDirection: 'column' }}>
+          <CardContent sx={{ flex: 1 }}>
             <Typography variant="h5" component="h2">
               {t('pages.choosePlan.free')}
             </Typography>
@@ -141,6 +142,15 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             <Typography color="text.secondary">{t('pages.choosePlan.freeDescription')}</Typography>
             {!live && <Chip label={t('pages.choosePlan.current')} sx={{ mt: 2 }} />}
           </CardContent>
+          {/* Issue 48 item 5: staying on the free plan is a choice too: go on, or download the app first. */}
+          {!live && (
+            <CardActions sx={{ flexDirection: 'column', alignItems: 'flex-start', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
+              <DownloadShapelab />
+              <Button component={RouterLink} to={localize(paths.home)}>
+                {t('pages.choosePlan.continueFree')}
+              </Button>
+            </CardActions>
+          )}
         </Card>
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>
