@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
+import { englishCatalogueTexts, POLITE_GERMAN } from '../fixtures/german.js';
 import { createVerifiedUser, launchBrowser, moveRouter, newContext, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
 
 /**
@@ -195,10 +196,22 @@ export function watchConsole(page: Page): { at: (address: string, route: RouteEn
 }
 
 /**
+ * What a German page says that it should not (issue 48 item 4, locales/GLOSSARY.md): the polite "Sie" forms,
+ * and the English of a catalogue entry whose German the page should show.
+ */
+async function germanProblems(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => document.body.innerText);
+  const polite = [...text.matchAll(new RegExp(POLITE_GERMAN.source, 'gu'))].map((match) => `says "${match[0]}" in "${text.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, ' ')}"`);
+  const english = englishCatalogueTexts().filter((entry) => text.includes(entry)).map((entry) => `shows the catalogue's English "${entry}"`);
+  return [...polite, ...english];
+}
+
+/**
  * Every route of the route table under one locale prefix, as the visitor, user or admin it is for: no
  * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, no page wider than a
  * 390 px phone (tables scroll inside their own box), and a quiet console (issue 48 item 10: no console
- * error and no failed request the visitor did not cause, watchConsole). One visit per route serves all three.
+ * error and no failed request the visitor did not cause, watchConsole); under /de, German that says du and
+ * the catalogue's German (germanProblems). One visit per route serves them all.
  */
 export function describeRouteWalk(prefix: string): void {
   let browser: Browser;
@@ -215,7 +228,7 @@ export function describeRouteWalk(prefix: string): void {
   describe(`every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
       const routes = ROUTES.filter((route) => visitorOf(route) === kind);
-      it(`${kind} pages have no serious or critical axe violations, fit a 390 px phone and keep the console quiet`, async () => {
+      it(`${kind} pages have no serious or critical axe violations, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
         const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
@@ -224,6 +237,7 @@ export function describeRouteWalk(prefix: string): void {
         const quiet = watchConsole(page);
         const violations: string[] = [];
         const wide: string[] = [];
+        const german: string[] = [];
         let previous: RouteEntry | undefined;
         for (const route of routes) {
           const address = addressOf(route, prefix, tokens);
@@ -231,12 +245,14 @@ export function describeRouteWalk(prefix: string): void {
           await visit(page, address, previous?.page === route.page);
           previous = route;
           for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
+          if (prefix === '/de') for (const problem of await germanProblems(page)) german.push(`${address}: ${problem}`);
           const width = await phoneWidth(page);
           if (width > PHONE.width) wide.push(`${address}: ${width} px`);
         }
         expect(violations, violations.join('\n')).toEqual([]);
         expect(wide, `wider than a ${PHONE.width} px phone:\n${wide.join('\n')}`).toEqual([]);
         expect(quiet.unquiet, `asked for by no one:\n${quiet.unquiet.join('\n')}`).toEqual([]);
+        expect(german, `not in the German voice:\n${german.join('\n')}`).toEqual([]);
       }, 420_000);
     }
   });

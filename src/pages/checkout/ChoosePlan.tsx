@@ -12,6 +12,7 @@ import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { discountText } from '../../billing/catalogueText.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
@@ -95,7 +96,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 {plan.offer && !live && (
                   <Alert severity="success" icon={false} sx={{ mt: 1 }} data-testid="plan-offer">
                     <Box component="strong" sx={{ display: 'block' }}>
-                      {plan.offer.description}
+                      {discountText(plan.offer.i18n, language)}
                     </Box>
                     {offerText(plan, plan.offer)}
                   </Alert>
