@@ -39,9 +39,14 @@ function sourceFiles(folder: string): string[] {
     .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
 }
 
-/** Every string a file's code holds (literals, template parts, JSX text), with its line; comments are not strings. */
+/**
+ * Every string a file's code holds (literals, template parts, JSX text), with its line; comments are not
+ * strings. A file whose text has no polite form anywhere has none in its strings either, and is not parsed.
+ */
 function stringsOf(file: string): { line: number; text: string }[] {
-  const source = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const code = readFileSync(path.join(ROOT, file), 'utf8');
+  if (!POLITE.test(code)) return [];
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: { line: number; text: string }[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isJsxText(node)) {
