@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { changePasswordResponseSchema } from '../contract/account.js';
 import type { LoginResponse, SignInTokens, ValidateTokenResponse } from '../contract/auth.js';
 import type { SocialProvider } from '../contract/oauth.js';
+import type { verifyLinkResponseSchema } from '../contract/registration.js';
 import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } from '../contract/two-factor-values.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
@@ -102,6 +103,8 @@ export interface AuthDeps {
   currentPath?: () => string;
   now?: () => number;
 }
+
+type VerifyLinkResponse = z.infer<typeof verifyLinkResponseSchema>;
 
 /** True when the token's `exp` (seconds) is still in the future. Undecodable tokens count as expired. */
 export function isTokenFresh(token: string, nowMs: number): boolean {
@@ -345,6 +348,19 @@ export function createAuthProvider(deps: AuthDeps) {
         const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
+    },
+
+    /**
+     * `GET /users/validate/{token}`, the mailed link: verifies the address and, opened in the browser that
+     * asked for the mail, signs in (issue 48 item 5; the server decides by its cookie). Its token becomes the
+     * tab's session as tokens handed over do (adoptSession: a session held before ends). Rejects with the
+     * server's refusal (VERIFICATION_LINK_INVALID, ALREADY_VERIFIED...).
+     */
+    async verifyEmailLink(token: string): Promise<{ signedIn: boolean }> {
+      const answer = await deps.http<VerifyLinkResponse>(`/users/validate/${encodeURIComponent(token.trim())}`, { noAuth: true });
+      if (answer.access_token === undefined) return { signedIn: false };
+      await provider.adoptSession({ accessToken: answer.access_token, offlineToken: null });
+      return { signedIn: true };
     },
 
     /**

@@ -55,6 +55,8 @@ export interface EmailVerificationsTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: Timestamp;
+  /** Issue 48 item 5: the digest of the key the browser that asked for the mail keeps; null when none asked. */
+  browser_hash: string | null;
 }
 
 /** A new sign-in address waiting for its code (issue 20 item 7). */
@@ -135,7 +137,7 @@ export interface RefreshTokensTable {
 export interface SessionsTable {
   id: string;
   user_id: string;
-  method: 'password' | 'code' | 'google' | 'facebook' | 'admin' | 'passkey';
+  method: 'password' | 'code' | 'link' | 'google' | 'facebook' | 'admin' | 'passkey';
   /** 1 with "remember me" (30 days), else 0 (12 hours). */
   remember: number;
   created_at: Timestamp;

@@ -217,6 +217,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     operationId: 'registerUser',
     tag: 'Users',
     summary: 'Register; a verification link (or code with `generateVerificationCode`) is mailed',
+    description:
+      'The answer sets the `shapelab_verification` cookie (HttpOnly, SameSite=Strict, path `/api/users/validate`): the mailed link, opened in this browser, signs the new account in.',
     errors: { 400: ['PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON'], 409: ['EMAIL_ALREADY_REGISTERED', 'COUPON_USED_UP'], 410: ['COUPON_EXPIRED'], 422: ['EMAIL_VERIFICATION_FAILED', 'COUPON_INVALID'], 503: ['DEFAULT'] },
   },
   'POST /api/users/validate/code': {
@@ -228,13 +230,16 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/validate/:token': {
     operationId: 'verifyEmailWithLink',
     tag: 'Users',
-    summary: 'Verify the email address with the mailed link',
+    summary: 'Verify the email address with the mailed link; signs in the browser that asked for the mail',
+    description:
+      'With the `shapelab_verification` cookie of the registration or resend that sent this link, the answer carries an `access_token` (a session, as the code starts one) and clears the cookie; without it the address is verified and the person signs in as usual.',
     errors: { 400: ['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
   },
   'GET /api/users/resendVerificationEmail/:email': {
     operationId: 'resendVerificationEmail',
     tag: 'Users',
     summary: 'Mail the verification link or code again (answers alike for unknown addresses)',
+    description: 'Sets the `shapelab_verification` cookie as registration does: the new link signs in the browser that asked for it.',
     errors: { 429: ['TOO_MANY_REQUESTS'] },
   },
   // Users: password reset and account
@@ -429,7 +434,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     summary: 'Change the billing interval (monthly/yearly)',
     errors: { 404: ['SUBSCRIPTION_NOT_FOUND', 'PRICE_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'SUBSCRIPTION_CHANGE_PENDING', 'PRORATION_NOT_CHARGEABLE'], ...PAYMENT_PROVIDER_DOWN },
   },
-  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with', errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with (null without a subscription or before its first payment)', errors: PAYMENT_PROVIDER_DOWN },
   'POST /api/subscription/payment-method': {
     operationId: 'startPaymentMethodUpdate',
     tag: 'Subscription',

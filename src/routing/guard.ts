@@ -144,8 +144,30 @@ export const PROFILE_FLAG_KEY = TAB_SESSION_KEYS.profileFlag;
 /** The checkout a visitor chose before signing up (written by the checkout pages). */
 export const STORED_CHECKOUT_KEY = TAB_SESSION_KEYS.storedCheckout;
 
-/** After confirming a new account: on to the stored checkout (sub-payment), or choose a plan (spec section 2). */
+/**
+ * After confirming a new account, by its code or by its link (issue 48 item 5: both end here): on to the
+ * stored checkout (sub-payment), or choose a plan (spec section 2). The navigation carries the arrival
+ * notice `emailVerified` (arrivalState).
+ */
 export function afterConfirmation(storage: Pick<Storage, 'getItem'>): string {
   return storage.getItem(STORED_CHECKOUT_KEY) ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
+}
+
+/**
+ * What the screen a navigation leads to says on arrival, above itself (the signed-in frame shows it,
+ * src/components/layout/ArrivalNotice.tsx; its text is `notifications.<notice>`): the navigation's state.
+ */
+export type ArrivalNotice = 'emailVerified';
+const ARRIVAL_NOTICES: readonly ArrivalNotice[] = ['emailVerified'];
+
+/** The navigation state that carries a notice (`navigate(to, { state: arrivalState('emailVerified') })`). */
+export function arrivalState(notice: ArrivalNotice): { notice: ArrivalNotice } {
+  return { notice };
+}
+
+/** The notice a navigation's state carries, if it is one (a state is whatever the history holds). */
+export function arrivalNoticeOf(state: unknown): ArrivalNotice | null {
+  if (typeof state !== 'object' || state === null || !('notice' in state)) return null;
+  return ARRIVAL_NOTICES.find((notice) => notice === state.notice) ?? null;
 }
 export const HUMBLE_BUNDLE_KEY = TAB_SESSION_KEYS.humbleBundle;

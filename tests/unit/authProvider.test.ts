@@ -743,6 +743,26 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
   });
 });
 
+describe('the mailed verification link (issue 48 item 5)', () => {
+  const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
+
+  it('opened in the browser that asked for it, its token becomes the session, kept in the tab (the checkout chosen first)', async () => {
+    const { auth, session, channel, tabStorage } = setup({ '/users/validate/link-token': { verified: true, access_token: B } });
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"subscription"}');
+    await expect(auth.verifyEmailLink('link-token')).resolves.toEqual({ signedIn: true });
+    expect([session.getToken(), session.getOfflineToken()]).toEqual([B, null]);
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"subscription"}');
+  });
+
+  it('opened anywhere else it only verifies: no session', async () => {
+    const { auth, session, channel } = setup({ '/users/validate/link-token': { verified: true } });
+    await expect(auth.verifyEmailLink('link-token')).resolves.toEqual({ signedIn: false });
+    expect(session.getToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+  });
+});
+
 describe('sign-in in two steps (issue 44)', () => {
   const credentials = { email: 'user@example.com', password: 'secret123' };
   const CHALLENGE = { twoFactorRequired: true, challenge: 'challenge-1', methods: ['totp', 'recovery'] };

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ADMIN_HOME_PATH,
   AFTER_ENROLMENT_PATH,
+  afterConfirmation,
   afterSocialLogin,
+  arrivalNoticeOf,
+  arrivalState,
   decideNavigation,
+  STORED_CHECKOUT_KEY,
   reachableWhileEnrolling,
   SECURITY_PATH,
   type GuardInput,
@@ -278,5 +282,19 @@ describe('issue 44: staff without a second factor while one is required can only
 
   it('without a session the login rule applies as before', () => {
     expect(decideNavigation(input({ authenticated: false, enrolmentRequired: true, path: '/admin/users', access: 'admin' }))).toMatchObject({ to: '/admin/login?to=%2Fadmin%2Fusers' });
+  });
+});
+
+describe('after verifying an address (issue 48 item 5: by code and by link alike)', () => {
+  const storage = (stored: string | null) => ({ getItem: (key: string) => (key === STORED_CHECKOUT_KEY ? stored : null) });
+
+  it('continues to the checkout chosen first, or to choose-plan', () => {
+    expect(afterConfirmation(storage('{"type":"subscription","priceId":null,"search":""}'))).toBe('/sub-payment');
+    expect(afterConfirmation(storage(null))).toBe('/account/subscription/choose-plan');
+  });
+
+  it('says so on arrival: the navigation state carries the notice, and nothing else passes for one', () => {
+    expect(arrivalNoticeOf(arrivalState('emailVerified'))).toBe('emailVerified');
+    for (const state of [null, undefined, 'emailVerified', { notice: 'somethingElse' }, { registration: true }]) expect(arrivalNoticeOf(state)).toBeNull();
   });
 });

@@ -184,9 +184,15 @@ export async function paymentMethodTransaction(deps: ActionDeps, user: UserWithR
   return { transactionId: transaction.id };
 }
 
-/** How the subscription is paid: the method of its latest captured payment, or null before the first. */
+/**
+ * How the subscription is paid: the method of its latest captured payment, or null before the first, and
+ * null without a subscription (issue 48 item 10): a read of what there is answers "nothing" as
+ * `GET /subscription/user` does, where a 404 was logged in the console of every subscription page a user
+ * without one opened (the page asks for both at once). Acting on a missing subscription still answers 404.
+ */
 export async function paymentMethodOf(deps: ActionDeps, user: UserWithRoles): Promise<PaymentMethod | null> {
-  const subscription = await current(deps, user);
+  const subscription = await subscriptionOf(deps.db, user.id, deps.clock.now());
+  if (!subscription) return null;
   const transactions = await callPaddle(deps.paddle, (paddle) =>
     all(paddle.transactions.list({ subscriptionId: [subscription.id], status: ['completed', 'paid'] })),
   );

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { ThemedLayoutContextProvider } from '@refinedev/mui';
 import type { ReactNode } from 'react';
 import { AccountHeader } from './AccountHeader.js';
+import { ArrivalNotice } from './ArrivalNotice.js';
 import { Sider } from './Sider.js';
 import { MAIN_CONTENT_ID } from './SkipLink.js';
 
@@ -24,6 +25,7 @@ export function Frame({ children }: { children: ReactNode }) {
             tabIndex={-1}
             sx={{ p: { xs: 1, md: 2, lg: 3 }, flexGrow: 1, bgcolor: 'background.default', outline: 'none' }}
           >
+            <ArrivalNotice />
             {children}
           </Box>
         </Box>

@@ -4,7 +4,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import type { TwoFactorStep } from '../../../providers/authProvider.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -126,7 +126,10 @@ export function SignInForm(props: {
     if (!outcome?.signedIn) autofill.current?.resume();
   };
 
-  /** Spec section 4: an unverified account is offered a new verification email, then the code entry. */
+  /**
+   * Spec section 4: an unverified account is offered a new verification email, then the code entry; and the
+   * code entry at once, for the code the first mail brought (issue 48 item 6).
+   */
   const resendVerification = async () => {
     const email = form.values.email.trim();
     await accountApi.resendVerification(email).catch(() => null);
@@ -156,9 +159,14 @@ export function SignInForm(props: {
         <>
           <ErrorAlert messageKey={errorKey} />
           {errorKey === 'USER_NOT_VERIFIED' && (
-            <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
-              {t('pages.login.resendVerification')}
-            </Button>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+              <Button variant="contained" component={RouterLink} to={localize(paths.confirmCode(form.values.email.trim()))}>
+                {t('pages.login.enterCode')}
+              </Button>
+              <Button variant="outlined" onClick={() => void resendVerification()}>
+                {t('pages.login.resendVerification')}
+              </Button>
+            </Box>
           )}
           <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
             <TextInput

@@ -12,7 +12,9 @@ import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { discountText } from '../../billing/catalogueText.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
@@ -94,7 +96,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 {plan.offer && !live && (
                   <Alert severity="success" icon={false} sx={{ mt: 1 }} data-testid="plan-offer">
                     <Box component="strong" sx={{ display: 'block' }}>
-                      {plan.offer.description}
+                      {discountText(plan.offer.i18n, language)}
                     </Box>
                     {offerText(plan, plan.offer)}
                   </Alert>
@@ -127,8 +129,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             </Card>
           );
         })}
-        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')}>
-          <CardContent>
+        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')} sx={{ display: 'flex', flexDirection: 'column' }}>
+          <CardContent sx={{ flex: 1 }}>
             <Typography variant="h5" component="h2">
               {t('pages.choosePlan.free')}
             </Typography>
@@ -141,6 +143,15 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             <Typography color="text.secondary">{t('pages.choosePlan.freeDescription')}</Typography>
             {!live && <Chip label={t('pages.choosePlan.current')} sx={{ mt: 2 }} />}
           </CardContent>
+          {/* Issue 48 item 5: staying on the free plan is a choice too: go on, or download the app first. */}
+          {!live && (
+            <CardActions sx={{ flexDirection: 'column', alignItems: 'flex-start', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
+              <DownloadShapelab />
+              <Button component={RouterLink} to={localize(paths.home)}>
+                {t('pages.choosePlan.continueFree')}
+              </Button>
+            </CardActions>
+          )}
         </Card>
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>
