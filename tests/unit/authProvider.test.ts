@@ -34,6 +34,8 @@ const ME: Me = {
   facebookConnected: false,
   twoFactorEnabled: false,
   twoFactorEnrolmentRequired: false,
+  permissions: [],
+  readOnlyView: null,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {
