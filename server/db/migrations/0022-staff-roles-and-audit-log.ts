@@ -55,10 +55,14 @@ export function staffRolesAndAuditLog(dialect: Dialect): Migration {
         await rebuildSqliteRoles(db, ROLES_AFTER);
       }
 
-      await db.schema
-        .alterTable('sessions')
-        .addColumn('viewed_by', 'text', (c) => c.references('users.id').onDelete('cascade'))
-        .execute();
+      // Already there on SQLite after this migration's down (which cannot drop it there).
+      const sessionsTable = (await db.introspection.getTables()).find((table) => table.name === 'sessions');
+      if (!sessionsTable?.columns.some((column) => column.name === 'viewed_by')) {
+        await db.schema
+          .alterTable('sessions')
+          .addColumn('viewed_by', 'text', (c) => c.references('users.id').onDelete('cascade'))
+          .execute();
+      }
       await sql`create index sessions_viewed_by_idx on sessions (viewed_by) where viewed_by is not null`.execute(db);
 
       await db.schema
@@ -93,7 +97,9 @@ export function staffRolesAndAuditLog(dialect: Dialect): Migration {
       await db.schema.dropTable('audit_log').execute();
       if (postgres) await sql`drop function audit_log_append_only`.execute(db);
       await sql`drop index sessions_viewed_by_idx`.execute(db);
-      await db.schema.alterTable('sessions').dropColumn('viewed_by').execute();
+      // SQLite cannot drop a column while 0018's triggers are in the schema (its check of every trigger cannot
+      // read their upsert's `excluded` rows): there the column stays, nullable and read by nothing before 0022.
+      if (postgres) await db.schema.alterTable('sessions').dropColumn('viewed_by').execute();
       if (postgres) {
         await sql`delete from user_roles where not (${roleCheck(ROLES_BEFORE)})`.execute(db);
         await sql`alter table user_roles drop constraint user_roles_role_check`.execute(db);
