@@ -448,9 +448,10 @@ export function createAuthProvider(deps: AuthDeps) {
       return currentUser();
     },
 
+    /** What the user may do in the admin area (issue 47: the server's list, from their roles; none in a read-only view). */
     async getPermissions() {
       const user = await currentUser();
-      return user?.roles ?? [];
+      return user?.permissions ?? [];
     },
 
     /**

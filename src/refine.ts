@@ -112,7 +112,7 @@ function prime(key: QueryKey, answer: unknown): void {
 }
 
 const liveProvider = createLiveProvider(openStream);
-const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
+const accessControlProvider = createAccessControlProvider({ getPermissions: () => authProvider.getPermissions(), accessOf });
 
 /**
  * The query key of the access control provider's answer for a resource's list, as Refine's useCan builds it

@@ -486,9 +486,9 @@ describe('getIdentity: the current user', () => {
     expect(callsTo(calls, '/users/me')).toHaveLength(2);
   });
 
-  it('getPermissions returns the roles of the current user', async () => {
-    const { auth } = setup({ '/users/me': { ...ME, roles: ['user', 'admin'] } }, { token: FRESH });
-    await expect(auth.getPermissions()).resolves.toEqual(['user', 'admin']);
+  it("getPermissions returns what the server says the current user's roles allow (issue 47)", async () => {
+    const { auth } = setup({ '/users/me': { ...ME, roles: ['user', 'support'], permissions: ['users.read', 'users.viewAs'] } }, { token: FRESH });
+    await expect(auth.getPermissions()).resolves.toEqual(['users.read', 'users.viewAs']);
   });
 });
 
@@ -576,7 +576,7 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
   const A = jwt(NOW_S + 3600, { sid: 'session-a', sub: 'u1' });
   const A_RENEWED = jwt(NOW_S + 7200, { sid: 'session-a', sub: 'u1' });
   const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
-  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com' };
+  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com', roles: ['user', 'analyst'], permissions: ['analytics.read'] };
   const TAB_KEYS = Object.values(TAB_SESSION_KEYS);
 
   function fillTab(tabStorage: Storage) {
@@ -654,7 +654,7 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
     expect(auth.knownUser()).toBeNull();
     await expect(auth.getIdentity()).resolves.toEqual(ME_B);
     expect(store.cleared).toBe(clearedForA + 1);
-    await expect(auth.getPermissions()).resolves.toEqual(ME_B.roles);
+    await expect(auth.getPermissions()).resolves.toEqual(ME_B.permissions);
   });
 
   it('a renewal keeps the session (its `sid`), and with it what the stores hold', async () => {
