@@ -115,7 +115,11 @@ export function safeReturnPath(to: string | null, fallback: string): string {
   return to;
 }
 
-export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-token' } as const;
+/**
+ * The address's session parameters (spec section 2), and (issue 47) `view-token`: a staff member's read-only
+ * view of a customer's account, opened in a tab of its own.
+ */
+export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-token', view: 'view-token' } as const;
 
 /**
  * Query parameters `access-token` and `offline-token` are taken as the session tokens and removed from
@@ -124,17 +128,19 @@ export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-to
 export function takeSessionFromQuery(search: string): {
   accessToken: string | null;
   offlineToken: string | null;
+  viewToken: string | null;
   search: string;
 } {
   const params = new URLSearchParams(search);
   const accessToken = params.get(SESSION_QUERY_KEYS.access);
   const offlineToken = params.get(SESSION_QUERY_KEYS.offline);
-  params.delete(SESSION_QUERY_KEYS.access);
-  params.delete(SESSION_QUERY_KEYS.offline);
+  const viewToken = params.get(SESSION_QUERY_KEYS.view);
+  for (const key of Object.values(SESSION_QUERY_KEYS)) params.delete(key);
   const rest = params.toString();
   return {
     accessToken: accessToken?.trim() ? accessToken : null,
     offlineToken: offlineToken?.trim() ? offlineToken : null,
+    viewToken: viewToken?.trim() ? viewToken : null,
     search: rest ? `?${rest}` : '',
   };
 }

@@ -108,6 +108,8 @@ export const RESOURCES = {
   // Issue 44: shown on the security page beside the sessions.
   'two-factor': 'user',
   passkeys: 'user',
+  // Issue 47: support's read-only views of the account, shown on the security page.
+  'support-views': 'user',
   plans: 'user',
   'perpetual-products': 'user',
   checkout: 'user',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, listenToOtherTabs } from '../../providers/authProvider.js';
 import { createSessionCache } from '../../providers/cache.js';
 import type { ApiError, HttpClient, RequestOptions } from '../../providers/http.js';
-import { createSessionStore, TAB_SESSION_KEYS } from '../../providers/session.js';
+import { createSessionStore, TAB_SESSION_KEYS, TOKEN_KEY } from '../../providers/session.js';
 import type { Me } from '../../contract/users.js';
 import { jwt, memoryStorage } from './fakes.js';
 
@@ -863,5 +863,27 @@ describe('a visitor without a session keeps the checkout chosen before signing i
     await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
     await auth.logout();
     expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"perpetual"}');
+  });
+});
+
+describe("issue 47: a read-only view's tab", () => {
+  it('takes the handed-over view apart from the shared session and tells no other tab, also when it ends', async () => {
+    const shared = memoryStorage();
+    const tab = memoryStorage();
+    const session = createSessionStore(shared, () => undefined, tab);
+    session.setToken(FRESH);
+    const channel = { postMessage: vi.fn() };
+    const view = jwt(NOW_S + 600);
+    const { http, calls } = fakeHttp({ '/users/me': { ...ME, readOnlyView: { expiresAt: '2030-01-01T00:00:00.000Z' } }, '/auth/logout': null });
+    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel, tabStorage: memoryStorage(), now: () => NOW_MS, ...ADDRESSES });
+    auth.adoptReadOnlyView(view);
+    expect(session.getToken()).toBe(view);
+    expect((await auth.getIdentity())?.readOnlyView).not.toBeNull();
+    await expect(auth.getPermissions()).resolves.toEqual([]);
+    await auth.logout();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+    // The view's own session ended on the server, with the view's token; the staff member's is untouched.
+    expect(callsTo(calls, '/auth/logout')[0]?.options?.bearer).toBe(view);
+    expect(shared.getItem(TOKEN_KEY)).toBe(FRESH);
   });
 });

@@ -206,6 +206,7 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=AAA&lang=de&offline-token=OOO&to=%2Fx')).toEqual({
       accessToken: 'AAA',
       offlineToken: 'OOO',
+      viewToken: null,
       search: '?lang=de&to=%2Fx',
     });
   });
@@ -214,6 +215,7 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=AAA&offline-token=OOO')).toEqual({
       accessToken: 'AAA',
       offlineToken: 'OOO',
+      viewToken: null,
       search: '',
     });
   });
@@ -222,14 +224,19 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=&offline-token=%20%20&a=1')).toEqual({
       accessToken: null,
       offlineToken: null,
+      viewToken: null,
       search: '?a=1',
     });
-    expect(takeSessionFromQuery('?access-token=AAA')).toEqual({ accessToken: 'AAA', offlineToken: null, search: '' });
+    expect(takeSessionFromQuery('?access-token=AAA')).toEqual({ accessToken: 'AAA', offlineToken: null, viewToken: null, search: '' });
   });
 
   it('a search without tokens is unchanged', () => {
-    expect(takeSessionFromQuery('')).toEqual({ accessToken: null, offlineToken: null, search: '' });
-    expect(takeSessionFromQuery('?discount=d1')).toEqual({ accessToken: null, offlineToken: null, search: '?discount=d1' });
+    expect(takeSessionFromQuery('')).toEqual({ accessToken: null, offlineToken: null, viewToken: null, search: '' });
+    expect(takeSessionFromQuery('?discount=d1')).toEqual({ accessToken: null, offlineToken: null, viewToken: null, search: '?discount=d1' });
+  });
+
+  it("issue 47: a read-only view's token is taken and removed too", () => {
+    expect(takeSessionFromQuery('?view-token=VVV&to=%2Fx')).toEqual({ accessToken: null, offlineToken: null, viewToken: 'VVV', search: '?to=%2Fx' });
   });
 });
 

@@ -153,7 +153,7 @@ export function SignInForm(props: {
     <PageCard title={props.title}>
       {step !== null ? (
         <Suspense fallback={<FullPageSpinner minHeight={200} />}>
-          <TwoFactorForm step={step} onSignedIn={signedIn} onRestart={restart} />
+          <TwoFactorForm step={step} onSignedIn={() => void signedIn()} onRestart={restart} />
         </Suspense>
       ) : (
         <>
