@@ -132,6 +132,8 @@ export function createAuthProvider(deps: AuthDeps) {
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
+    // Issue 47: a read-only view's sign-in and end are its tab's alone; the other tabs keep their session.
+    if (deps.session.isReadOnlyView()) return;
     deps.channel?.postMessage(message);
   }
 
@@ -330,6 +332,17 @@ export function createAuthProvider(deps: AuthDeps) {
       await endOnServer(previous.token, previous.offlineToken);
     },
 
+    /**
+     * Issue 47: a staff member's read-only view of a customer's account, handed to a new tab in its address:
+     * the tab holds it apart from the browser's shared session (which stays signed in, in the other tabs and
+     * on the server) and tells no other tab.
+     */
+    adoptReadOnlyView(token: string): void {
+      deps.cache.clear();
+      deps.session.enterReadOnlyView(token);
+      claimCache();
+    },
+
     /** Spec section 4: confirming an account with its emailed code stores the returned access token. */
     async confirmAccount(params: { email: string; code: string }) {
       try {
@@ -464,9 +477,10 @@ export function createAuthProvider(deps: AuthDeps) {
       return currentUser();
     },
 
+    /** What the user may do in the admin area (issue 47: the server's list, from their roles; none in a read-only view). */
     async getPermissions() {
       const user = await currentUser();
-      return user?.roles ?? [];
+      return user?.permissions ?? [];
     },
 
     /**

@@ -128,6 +128,8 @@ async function readBody(response: Response): Promise<unknown> {
 export const session: SessionStore = createSessionStore(
   typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
   writeSessionHint,
+  // Issue 47: a tab that is a read-only view of a customer's account keeps its session to itself.
+  typeof sessionStorage === 'undefined' ? null : sessionStorage,
 );
 /** Filled in by providers/index.ts with the auth provider's renewal. */
 export const sessionRenewal: SessionRenewal = { renew: null };

@@ -129,7 +129,7 @@ async function endRefusedSession(): Promise<void> {
 }
 
 const liveProvider = createLiveProvider(openStream, () => void endRefusedSession());
-const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
+const accessControlProvider = createAccessControlProvider({ getPermissions: () => authProvider.getPermissions(), accessOf });
 
 /**
  * The query key of the access control provider's answer for a resource's list, as Refine's useCan builds it

@@ -42,7 +42,11 @@ The command-line client tools/desktop-client.ts (\`npm run desktop\`) makes the 
   { name: 'Health', description: 'Liveness and readiness for load balancers.' },
   { name: 'Jobs', description: 'The durable background work (mail, refunds at Paddle, cancellations): what waits, what failed and why.' },
   { name: 'Webhooks', description: 'Calls from the payment provider.' },
-  { name: 'Admin', description: 'Everything only administrators may call (also listed under its area).' },
+  {
+    name: 'Admin',
+    description:
+      'Everything only staff may call (also listed under its area). Each operation names the permission it needs and the roles that have it (admin, support, analyst; `x-permission`).',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];
@@ -308,6 +312,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/me/sessions': { operationId: 'listSessions', tag: 'Sessions', summary: "The user's sessions, the current one marked" },
   'DELETE /api/users/me/sessions': { operationId: 'endOtherSessions', tag: 'Sessions', summary: 'Sign out everywhere else: end every session but this one' },
   'DELETE /api/users/me/sessions/:id': { operationId: 'endSession', tag: 'Sessions', summary: 'End one session', errors: { 404: ['SESSION_NOT_FOUND'] } },
+  // Issue 47: the security page's record of support's read-only views of the account.
+  'GET /api/users/me/views': { operationId: 'listStaffViews', tag: 'Sessions', summary: 'When support viewed the account as its owner sees it (read-only), newest first' },
 
   // Admin: users
   'GET /api/users': { operationId: 'listUsers', tag: 'Users', summary: 'List users (search, filter, sort, page)', errors: { 400: ['USER_FILTER_INVALID'] } },
@@ -356,6 +362,25 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     tag: 'Users',
     summary: "Cancel a user's subscription at the period end, or at once with a refund within the customer's refund window",
     errors: { 404: ['USER_NOT_FOUND', 'SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/users/:id/view-as': {
+    operationId: 'startUserView',
+    tag: 'Users',
+    summary: "A read-only session of the user's account for at most 15 minutes: it sees what they see, every write answers 403 READ_ONLY_VIEW",
+    description: "Recorded on the user's timeline, their security page and the audit log. Never for a staff account.",
+    errors: { 403: ['STAFF_NOT_VIEWABLE'], 404: ['USER_NOT_FOUND'] },
+  },
+  // Issue 47: the audit log of every staff action across accounts, read only.
+  'GET /api/admin/audit': {
+    operationId: 'listAuditLog',
+    tag: 'Users',
+    summary: 'Every staff action across accounts, newest first: by actor (email or id), action, subject (email or id) and time, paged (skip, take)',
+  },
+  'GET /api/admin/audit/export': {
+    operationId: 'exportAuditLog',
+    tag: 'Users',
+    summary: 'The audit log as CSV: the same filters as GET /api/admin/audit, every match, newest first, streamed',
+    responses: { 200: { description: 'The entries, as an attachment (shapelab-audit-YYYY-MM-DD.csv) with a header row', content: { 'text/csv': { schema: { type: 'string' } } } } },
   },
   'POST /api/users/:id/devices/:deviceId/release': {
     operationId: 'releaseUserDevice',

@@ -330,6 +330,8 @@ describeEachDatabase(
         facebookConnected: false,
         twoFactorEnabled: false,
         twoFactorEnrolmentRequired: false,
+        permissions: [],
+        readOnlyView: null,
       });
       expect(me.subscriptionId).toMatch(/^sub_/);
       expect(row.phone).toBeTruthy();

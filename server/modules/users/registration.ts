@@ -18,7 +18,7 @@ export { MAX_CODE_ATTEMPTS } from './mailed-codes.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { couponProblem, redeemInTransaction } from '../coupons/index.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 
 const COUPON_STATUS = { COUPON_INVALID: 422, COUPON_EXPIRED: 410, COUPON_USED_UP: 409 } as const;
 
@@ -210,14 +210,14 @@ export async function resendVerification(deps: RegistrationDeps, email: string, 
  * cannot flood a mailbox the throttle protects. A new code and link replace the pending ones and their
  * mail is queued with the timeline's entry, in one transaction.
  */
-export async function resendVerificationFor(deps: RegistrationDeps, actorId: string, userId: string): Promise<{ sent: true }> {
+export async function resendVerificationFor(deps: RegistrationDeps, staff: StaffActor, userId: string): Promise<{ sent: true }> {
   const user = await deps.users.findById(userId);
   if (!user) throw new AppError('USER_NOT_FOUND', 404);
   if (user.email_verified_at !== null) throw new AppError('USER_ALREADY_VERIFIED', 409);
   await deps.throttle.hit(`resend:${user.email}`, RESEND);
   await deps.db.transaction().execute(async (trx) => {
     await queueVerification(deps, trx, user, true);
-    await recordActivity(trx, { userId, actorId, kind: 'verification.resent', at: deps.clock.now() });
+    await recordActivity(trx, { userId, staff, kind: 'verification.resent', at: deps.clock.now() });
   });
   deps.jobs.nudge();
   return { sent: true };

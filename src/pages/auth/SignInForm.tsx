@@ -16,6 +16,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { supportsPasskeyAutofill, supportsPasskeys, whenIdle } from '../../passkeys/support.js';
 import { ADMIN_HOME_PATH, safeReturnPath } from '../../routing/guard.js';
+import { landingOf } from '../../routing/menu.js';
 import { preloadable } from '../../routing/preloadable.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
 import { outcomeOf, useSignIn, type SignInOutcome } from './useSignIn.js';
@@ -70,14 +71,16 @@ export function SignInForm(props: {
   const form = useFormFields<SignInValues>({ email: '', password: '', rememberMe: false }, rules);
   const emailField = useRef<HTMLInputElement | null>(null);
 
-  const signedIn = () => {
-    const fallback = props.returnTo ?? (props.admin ? ADMIN_HOME_PATH : paths.home);
+  const signedIn = async () => {
+    // Issue 47: staff land on the first admin screen their role may see (the users list, or an analyst's figures).
+    const staffLanding = props.admin && props.returnTo === undefined && searchParams.get('to') === null ? landingOf((await authProvider.getIdentity())?.permissions) : ADMIN_HOME_PATH;
+    const fallback = props.returnTo ?? (props.admin ? staffLanding : paths.home);
     void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   };
 
   const settle = (outcome: SignInOutcome | null) => {
     if (outcome === null) return;
-    if (outcome.signedIn) signedIn();
+    if (outcome.signedIn) void signedIn();
     else if ('twoFactor' in outcome) setStep(outcome.twoFactor);
     else setErrorKey(outcome.messageKey);
   };
@@ -153,7 +156,7 @@ export function SignInForm(props: {
     <PageCard title={props.title}>
       {step !== null ? (
         <Suspense fallback={<FullPageSpinner minHeight={200} />}>
-          <TwoFactorForm step={step} onSignedIn={signedIn} onRestart={restart} />
+          <TwoFactorForm step={step} onSignedIn={() => void signedIn()} onRestart={restart} />
         </Suspense>
       ) : (
         <>

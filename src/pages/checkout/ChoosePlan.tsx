@@ -20,6 +20,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
 import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
@@ -29,6 +30,7 @@ import { paths } from '../../routing/paths.js';
  * the switch to it, confirmed against the server's preview of the charge.
  */
 export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const title = t(titleKey);
@@ -116,7 +118,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 ) : live ? (
                   // A cancelled plan is continued on the subscription page before it can be switched.
                   live.scheduledChange?.action !== 'cancel' && (
-                    <Button variant="contained" disabled={planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
+                    <Button variant="contained" disabled={readOnly || planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
                       {t(`pages.prices.switchTo.${plan.interval}`)}
                     </Button>
                   )
