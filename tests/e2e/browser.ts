@@ -329,15 +329,23 @@ async function scrollUntil(page: Page, done: () => Promise<boolean>): Promise<vo
 }
 
 /** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */
-export const SUBMIT_CARD = /^(Pay|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
+export const SUBMIT_CARD = /^(Pay|Bezahlen|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
 
-/** Fills the stand-in checkout's card form (server/sandbox) and pays. */
+/** The stand-in checkout's card fields, named in the checkout's locale (en or de). */
+export const CARD_FIELDS = {
+  number: /^(Card number|Kartennummer)$/,
+  expiry: /^(Expiry date|Ablaufdatum)$/,
+  securityCode: /^(Security code|Sicherheitscode)$/,
+  name: /^(Name on card|Name auf der Karte)$/,
+};
+
+/** Fills the stand-in checkout's card form (server/sandbox) and pays, in either language. */
 export async function payWith(page: Page, card: string): Promise<void> {
   const checkout = page.frameLocator('iframe.paddle-frame');
-  await checkout.getByLabel('Card number').fill(card);
-  await checkout.getByLabel('Expiry date').fill('12/30');
-  await checkout.getByLabel('Security code').fill('123');
-  await checkout.getByLabel('Name on card').fill('E2E Buyer');
+  await checkout.getByLabel(CARD_FIELDS.number).fill(card);
+  await checkout.getByLabel(CARD_FIELDS.expiry).fill('12/30');
+  await checkout.getByLabel(CARD_FIELDS.securityCode).fill('123');
+  await checkout.getByLabel(CARD_FIELDS.name).fill('E2E Buyer');
   await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 import { runDesktop } from './desktop.js';
 
 /**
@@ -96,7 +96,7 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
 
       await openInApp(page, `/${language}/checkout-new/perpetual`);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await payWith(page, '4242 4242 4242 4242');
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
       await shown(page.getByTestId('granted'));

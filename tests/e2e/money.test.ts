@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Money paths a customer can trust (issue 16), in Chromium on the Paddle stand-in, in en and de: two tabs
@@ -157,7 +157,7 @@ async function signedIn(language: 'en' | 'de', page: Page, user: { email: string
 
 /** The provider's checkout is shown and has reported its summary. */
 async function checkoutReady(page: Page): Promise<void> {
-  await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+  await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
   await expect.poll(async () => (await page.getByTestId('checkout-dueToday').textContent()) ?? '').not.toBe('');
 }
 

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Buying and managing a subscription in Chromium on the Paddle stand-in (issue "Buying in the browser"):
@@ -115,7 +115,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('link', { name: texts.chooseMonthly }).click();
 
       await page.waitForURL(/\/checkout-new\/subscription\/pri_/);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.dueToday);
       // A trial: nothing is due today; the regular price comes after the launch offer's first payment.
       expect(await page.getByTestId('checkout-then').textContent()).toContain(texts.monthlyPrice);
@@ -195,7 +195,7 @@ for (const language of ['en', 'de'] as const) {
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
       await openInApp(page, `/${language}/checkout-new/subscription`);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await page.getByRole('button', { name: texts.perpetual }).click();
       await page.waitForURL(/\/checkout-new\/perpetual$/);
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.perpetualTotal);
