@@ -374,3 +374,34 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * Every row action of every table and grid on the page that is not within reach (issue 48 item 2): a
+ * button or link in a table's row (a <table>'s body, a DataGrid's row, a card of src/components/
+ * ResponsiveTable.tsx) whose box is not wholly inside the visible part of each box around it that clips or
+ * scrolls, and of the window, as the page is shown (nothing scrolled sideways). One line each, naming it.
+ */
+export async function rowActionsOutOfReach(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const actions = document.querySelectorAll('tbody tr button, tbody tr a[href], .MuiDataGrid-row button, [data-row-actions] button, [data-row-actions] a[href]');
+    for (const action of actions) {
+      const box = action.getBoundingClientRect();
+      // Not drawn (a hidden row, a closed menu's item): nothing to reach.
+      if (box.width === 0 && box.height === 0) continue;
+      let left = 0;
+      let right = document.documentElement.clientWidth;
+      for (let node = action.parentElement; node && node !== document.documentElement; node = node.parentElement) {
+        if (getComputedStyle(node).overflowX === 'visible') continue;
+        const edges = node.getBoundingClientRect();
+        left = Math.max(left, edges.left + node.clientLeft);
+        right = Math.min(right, edges.left + node.clientLeft + node.clientWidth);
+      }
+      if (box.left < left - 1 || box.right > right + 1) {
+        const name = action.getAttribute('aria-label') ?? action.textContent?.trim() ?? action.tagName;
+        found.push(`"${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px, its table shows ${Math.round(left)}–${Math.round(right)} px`);
+      }
+    }
+    return found;
+  });
+}
