@@ -125,7 +125,7 @@ export function ResponsiveTable<Row>({
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell key={column.key} align={column.align} sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell key={column.key} align={column.align}>
                     {column.header}
                   </TableCell>
                 ))}

@@ -177,7 +177,7 @@ export default function AuditPage({ titleKey }: PageProps) {
                   key: 'details',
                   header: t('pages.audit.columns.details'),
                   cell: (entry) => (
-                    <Typography variant="body2" component="span" sx={{ display: 'block', minWidth: 200, maxWidth: 480, overflowWrap: 'anywhere' }}>
+                    <Typography variant="body2" component="span" sx={{ display: 'block', maxWidth: 360, overflowWrap: 'anywhere' }}>
                       {Object.entries(entry.details)
                         .map(([name, value]) => `${name}: ${detailText(value)}`)
                         .join(' · ')}

@@ -141,16 +141,15 @@ export default function JobsPage({ titleKey }: PageProps) {
                   key: 'when',
                   header: t('pages.jobs.when'),
                   cell: (job) => (job.finishedAt ? t('pages.jobs.finishedAt', { date: when(job.finishedAt) }) : t('pages.jobs.runAt', { date: when(job.runAt) })),
-                  nowrap: true,
                 },
                 { key: 'attempts', header: t('pages.jobs.attempts'), cell: (job) => t('pages.jobs.attemptsOf', { attempts: job.attempts, max: job.maxAttempts }), nowrap: true },
-                { key: 'created', header: t('pages.jobs.created'), cell: (job) => when(job.createdAt), nowrap: true },
+                { key: 'created', header: t('pages.jobs.created'), cell: (job) => when(job.createdAt) },
                 {
                   key: 'lastError',
                   header: t('pages.jobs.lastError'),
                   cell: (job) =>
                     job.lastError ? (
-                      <Typography variant="body2" component="span" sx={{ display: 'block', minWidth: 200, maxWidth: 480, fontFamily: 'monospace', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                      <Typography variant="body2" component="span" sx={{ display: 'block', maxWidth: 360, fontFamily: 'monospace', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                         {job.lastError}
                       </Typography>
                     ) : (
