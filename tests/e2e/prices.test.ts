@@ -128,6 +128,8 @@ describe('prices in Chromium', () => {
     await checkoutTexts(page, 'en');
     await payWith(page, '4242 4242 4242 4242');
     await page.waitForURL(/\/en\/subscription\/success$/);
+    // Issue 48: onwards to the subscription and back to the plans the buyer came from, not to the profile.
+    await expect.poll(() => page.getByTestId('success-ways').getByRole('link').allTextContents()).toEqual(['Go to your subscription', 'Back to plans']);
     const trialEndsAt = await page.evaluate(async () => {
       const response = await fetch('/api/subscription/user', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
       return ((await response.json()) as { trialEndsAt: string }).trialEndsAt;
