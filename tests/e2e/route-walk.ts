@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
-import { createVerifiedUser, launchBrowser, moveRouter, newContext, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, moveRouter, newContext, rawTranslationText, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -21,14 +22,16 @@ export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
  * The address of a route pattern under a locale prefix ('/en', '/de'). A record's `:id` is the walk's
- * own user when given (the admin user page shows a real account), else an id that matches nothing.
+ * own user when given (the admin user page shows a real account), else an id that matches nothing. A
+ * checkout is walked for the yearly plan: it has no launch offer, so its summary ends with the plan's
+ * renewal, the text that once showed as raw i18next output (issue 46 item 3).
  */
 export function addressOf(route: RouteEntry, prefix: string, subject: { userId?: string } = {}): string {
   const path = `/${route.path}`
     .replace(':id', subject.userId ?? NO_SUCH_ID)
     .replace(':type', 'subscription')
     .replace(':tab', 'login')
-    .replace(':priceId?', 'pri_monthly')
+    .replace(':priceId?', PRICE_IDS.yearly)
     .replace(':token', 'sample-token')
     .replace('*', 'no-such-page');
   return `${prefix}${path}`.replace(/\/$/, '') || '/';
@@ -148,8 +151,9 @@ async function phoneWidth(page: Page): Promise<number> {
 
 /**
  * Every route of the route table under one locale prefix, as the visitor, user or admin it is for: no
- * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, and no page wider
- * than a 390 px phone (tables scroll inside their own box). One visit per route serves both checks.
+ * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, no page wider than a
+ * 390 px phone (tables scroll inside their own box), and no raw translation text (issue 46 item 3: a key
+ * that names a group of texts, or a bare key). One visit per route serves the three checks.
  */
 export function describeRouteWalk(prefix: string): void {
   let browser: Browser;
@@ -166,7 +170,7 @@ export function describeRouteWalk(prefix: string): void {
   describe(`every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
       const routes = ROUTES.filter((route) => visitorOf(route) === kind);
-      it(`${kind} pages have no serious or critical axe violations and fit a 390 px phone`, async () => {
+      it(`${kind} pages have no serious or critical axe violations, no raw translation text, and fit a 390 px phone`, async () => {
         const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
@@ -176,16 +180,19 @@ export function describeRouteWalk(prefix: string): void {
         const page = await context.newPage();
         const violations: string[] = [];
         const wide: string[] = [];
+        const raw: string[] = [];
         let previous: RouteEntry | undefined;
         for (const route of routes) {
           const address = addressOf(route, prefix, tokens);
           await visit(page, address, previous?.page === route.page);
           previous = route;
           for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
+          for (const text of await rawTranslationText(page)) raw.push(`${address}: ${text}`);
           const width = await phoneWidth(page);
           if (width > PHONE.width) wide.push(`${address}: ${width} px`);
         }
         expect(violations, violations.join('\n')).toEqual([]);
+        expect(raw, `raw translation text:\n${raw.join('\n')}`).toEqual([]);
         expect(wide, `wider than a ${PHONE.width} px phone:\n${wide.join('\n')}`).toEqual([]);
       }, 420_000);
     }
