@@ -23,7 +23,8 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
   const [row, sessions, subscription, transactions, licences, devices, coupons, passes, liteKeys] = await Promise.all([
     adminUserOf(deps, userId),
     deps.sessions.list(userId, ''),
-    subscriptionOf(db, userId, now),
+    // As staff see it: the refund an admin may still make after the customer's own (issue 46 item 1).
+    subscriptionOf(db, userId, now, { staff: true }),
     db
       .selectFrom('transactions')
       .select(['id', 'status', 'origin', 'subscription_id', 'billed_at', 'created_at', 'grand_total', 'currency_code', 'refund_status'])

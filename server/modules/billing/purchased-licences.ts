@@ -140,10 +140,11 @@ async function revokeForRefund(
     const scope = row.release ? releaseRefund(row.release) : null;
     if (scope && (await usedRefunds(trx, user.id)).has(scope)) throw new AppError('REFUND_ALREADY_USED', 409);
     if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    // The use is recorded first, by its primary key: of two returns at once (two tabs, a retry) the second
-    // waits for the first and is refused, and its transaction changes nothing.
-    if (scope) await useRefund(trx, { userId: user.id, scope, transactionId: row.transaction_id, actor: 'customer', at: now.toISOString() });
+    // Of two returns of this licence at once (two tabs, a retry) the second waits on the licence's row and finds it gone.
     if (!(await revokeLicence(trx, row.id, now.toISOString(), 'returned'))) throw new AppError('LICENCE_NOT_FOUND', 404);
+    // The release's one refund, by the primary key of refund_uses: a second is refused and its transaction
+    // (the revocation above included) changes nothing.
+    if (scope) await useRefund(trx, { userId: user.id, scope, transactionId: row.transaction_id, actor: 'customer', at: now.toISOString() });
     const amount = Number(row.grand_total);
     const recorded = await recordRefund(trx, {
       transactionId: row.transaction_id,
