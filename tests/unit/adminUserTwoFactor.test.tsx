@@ -29,6 +29,7 @@ function detail(twoFactorEnabled: boolean): AdminUserDetail {
       lastLaunchedAt: null,
       isAdmin: false,
       plan: 'free',
+      chargeback: false,
       phone: null,
       country: null,
       language: 'en',
@@ -44,6 +45,7 @@ function detail(twoFactorEnabled: boolean): AdminUserDetail {
     coupons: [],
     accessPasses: [],
     liteKeys: [],
+    chargebacks: [],
   };
 }
 

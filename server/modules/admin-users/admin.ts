@@ -7,6 +7,7 @@ import type { Database, UsersTable } from '../../db/schema.js';
 import { transactionRetried } from '../../db/retry.js';
 import { AppError } from '../../errors.js';
 import { activityOfKinds, forgetActivity, recordActivity } from '../activity/index.js';
+import { chargebackMarks } from '../billing/index.js';
 import { segmentsOf } from './filters.js';
 
 export interface AdminDeps {
@@ -65,6 +66,8 @@ async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<AdminUse
         )
         .execute()
     : [];
+  // Issue 46 item 9: the accounts a bank took a payment back from, marked for support.
+  const chargedBack = await chargebackMarks(db, rows.map((row) => row.id));
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -83,6 +86,7 @@ async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<AdminUse
     lastLaunchedAt: iso(row.last_launched_at),
     isAdmin: Number(row.is_admin) === 1,
     plan: row.plan as UserPlan,
+    chargeback: chargedBack.has(row.id),
   }));
 }
 

@@ -1,7 +1,7 @@
 import type { AdminUserDetail } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
 import { type Sessions } from '../auth/index.js';
-import { subscriptionOf } from '../billing/index.js';
+import { chargebacksOf, subscriptionOf } from '../billing/index.js';
 import { seatsOf } from '../devices/index.js';
 import { adminUserOf, type AdminDeps } from './admin.js';
 
@@ -20,7 +20,7 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
     .executeTakeFirst();
   if (!profile) throw new AppError('USER_NOT_FOUND', 404);
   const now = deps.clock.now();
-  const [row, sessions, subscription, transactions, licences, devices, coupons, passes, liteKeys] = await Promise.all([
+  const [row, sessions, subscription, transactions, licences, devices, coupons, passes, liteKeys, chargebacks] = await Promise.all([
     adminUserOf(deps, userId),
     deps.sessions.list(userId, ''),
     // As staff see it: the refund an admin may still make after the customer's own (issue 46 item 1).
@@ -43,6 +43,7 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
     db.selectFrom('coupon_redemptions').select(['code', 'redeemed_at']).where('user_id', '=', userId).orderBy('redeemed_at', 'desc').execute(),
     db.selectFrom('access_passes').select(['source_ref', 'starts_at', 'ends_at']).where('user_id', '=', userId).orderBy('starts_at', 'desc').execute(),
     db.selectFrom('lite_keys').select(['key', 'channel', 'claimed_at']).where('claimed_by', '=', userId).orderBy('claimed_at', 'desc').execute(),
+    chargebacksOf(db, userId),
   ]);
   return {
     user: {
@@ -84,5 +85,12 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
     coupons: coupons.map((coupon) => ({ code: coupon.code, redeemedAt: new Date(coupon.redeemed_at).toISOString() })),
     accessPasses: passes.map((pass) => ({ code: pass.source_ref, startsAt: new Date(pass.starts_at).toISOString(), endsAt: new Date(pass.ends_at).toISOString() })),
     liteKeys: liteKeys.map((key) => ({ key: key.key, channel: key.channel, claimedAt: iso(key.claimed_at) })),
+    chargebacks: chargebacks.map((chargeback) => ({
+      transactionId: chargeback.transaction_id,
+      subscriptionId: chargeback.subscription_id,
+      amount: { amount: Number(chargeback.amount), currencyCode: chargeback.currency_code },
+      createdAt: new Date(chargeback.created_at).toISOString(),
+      reversedAt: iso(chargeback.reversed_at),
+    })),
   };
 }
