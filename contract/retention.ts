@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CANCEL_REASONS } from './subscription.js';
+import { CANCELLATION_ROWS, type CancellationRow } from './subscription-values.js';
+
+export { CANCELLATION_ROWS, type CancellationRow } from './subscription-values.js';
 
 /**
  * `GET /billing/retention?from&to` (admin; issue 46 items 5 and 8): per calendar month (UTC) of the range,
@@ -16,9 +18,6 @@ export const retentionQuerySchema = z.object({
   to: day,
 });
 export type RetentionQuery = z.infer<typeof retentionQuerySchema>;
-
-export const CANCELLATION_ROWS = [...CANCEL_REASONS, 'none'] as const;
-export type CancellationRow = (typeof CANCELLATION_ROWS)[number];
 
 export const retentionResponseSchema = z.object({
   months: z.array(

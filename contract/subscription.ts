@@ -1,18 +1,8 @@
 import { z } from 'zod';
 import { catalogueTextSchema } from './billing.js';
+import { CANCEL_REASONS } from './subscription-values.js';
 
-/**
- * Issue 46 item 5: Paddle's dunning as the portal counts it. After a renewal's first failed charge Paddle
- * tries the saved card again 1, 3, 5 and 7 days later (the offline stand-in to the minute; a live Paddle
- * account's Payment Recovery is set to the same week); when the last try fails it cancels the subscription.
- * The customer is mailed at the first failure and FINAL_NOTICE_DAYS before the last try.
- */
-export const PAYMENT_RETRY_DAYS = [1, 3, 5, 7] as const;
-export const FINAL_NOTICE_DAYS = 1;
-
-/** Issue 46 item 8: why a customer cancels (the cancel dialog's choices, and admin analytics' rows). */
-export const CANCEL_REASONS = ['too_expensive', 'not_using', 'missing_features', 'technical_problems', 'switching', 'other'] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
+export { CANCEL_REASONS, FINAL_NOTICE_DAYS, PAYMENT_RETRY_DAYS, type CancelReason } from './subscription-values.js';
 
 /** `GET /subscription/user`: the user's latest subscription, or null. */
 export const subscriptionSchema = z.object({

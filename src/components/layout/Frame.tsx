@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { ThemedLayoutContextProvider } from '@refinedev/mui';
 import type { ReactNode } from 'react';
 import { AccountHeader } from './AccountHeader.js';
+import { PastDueBanner } from './PastDueBanner.js';
 import { Sider } from './Sider.js';
 import { MAIN_CONTENT_ID } from './SkipLink.js';
 
@@ -9,7 +10,8 @@ import { MAIN_CONTENT_ID } from './SkipLink.js';
  * The signed-in frame's boxes: the sider beside a column of the header and the main area, on Refine's
  * layout state (collapsed sider, phone drawer) that Sider and AccountHeader read. Refine's ThemedLayout
  * draws the same boxes, but it names its own ThemedSider and ThemedHeader as defaults, so every signed-in
- * screen carried them (and MUI's Tooltip with Popper) without ever rendering them.
+ * screen carried them (and MUI's Tooltip with Popper) without ever rendering them. Above every page, the
+ * banner of an overdue payment (issue 46 item 5).
  */
 export function Frame({ children }: { children: ReactNode }) {
   return (
@@ -24,6 +26,7 @@ export function Frame({ children }: { children: ReactNode }) {
             tabIndex={-1}
             sx={{ p: { xs: 1, md: 2, lg: 3 }, flexGrow: 1, bgcolor: 'background.default', outline: 'none' }}
           >
+            <PastDueBanner />
             {children}
           </Box>
         </Box>
