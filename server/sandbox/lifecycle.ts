@@ -370,17 +370,21 @@ export function activateSubscription(state: PurchaseState, sub: SandboxRecord): 
 /** `POST /subscriptions/{id}/cancel`: at once, or (Paddle's default) at the end of the billing period. */
 export function cancelSubscription(state: PurchaseState, sub: SandboxRecord, immediately: boolean): SandboxRecord {
   if (sub.status === 'canceled') throw new SandboxError(400, 'subscription_update_when_canceled', 'The subscription is canceled');
+  // Ended now, an overdue renewal's transaction is cancelled with it (nothing more is collected).
+  const unpaid = immediately ? outstanding(state, sub) : undefined;
   if (immediately) {
     sub.status = 'canceled';
     sub.canceled_at = nowOf(state);
     sub.next_billed_at = null;
     sub.scheduled_change = null;
+    if (unpaid) unpaid.status = 'canceled';
   } else {
     sub.scheduled_change = { action: 'cancel', effective_at: periodOf(sub).ends_at, resume_at: null };
     sub.next_billed_at = null;
   }
   touch(state, sub);
   state.save();
+  if (unpaid) state.emit('transaction.canceled', unpaid);
   state.emit(sub.status === 'canceled' ? 'subscription.canceled' : 'subscription.updated', sub);
   return sub;
 }

@@ -55,7 +55,8 @@ export interface CancelWhy {
 
 /**
  * Cancel at the end of the period: it stays active until then (spec section 4) and can be continued. A
- * scheduled pause gives way to the cancellation; a paused subscription, which runs no period, ends at once.
+ * scheduled pause gives way to the cancellation; a paused subscription (which runs no period) and an
+ * overdue one (whose period was not paid; Paddle stops retrying) end at once.
  * With `refund`, within 14 days of the first payment (spec section 9) and once per customer (issue 46 item
  * 1): it ends now and every payment is refunded in full. The refunds are recorded first (with the audit
  * entry, in one transaction), then the refund runner cancels at Paddle and refunds at once; a failure
@@ -73,13 +74,14 @@ export async function cancelSubscription(
   const actorId = options.actorId ?? null;
   const why = { reason: options.reason ?? null, comment: options.comment?.trim() ? options.comment.trim() : null };
   if (options.refund) return cancelWithRefund(deps, user, subscription, actorId, why);
-  const paused = subscription.status === 'paused';
-  if (!paused) assertNotLocked(subscription, deps.clock.now());
+  // A paused subscription runs no period, and an overdue one's period was not paid: either ends now.
+  const endsNow = subscription.status === 'paused' || subscription.status === 'past_due';
+  if (!endsNow) assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(
     deps.paddle,
     async (paddle) => {
       if (subscription.scheduledChange?.action === 'pause') await paddle.subscriptions.update(subscription.id, { scheduledChange: null });
-      return paddle.subscriptions.cancel(subscription.id, { effectiveFrom: paused ? 'immediately' : 'next_billing_period' });
+      return paddle.subscriptions.cancel(subscription.id, { effectiveFrom: endsNow ? 'immediately' : 'next_billing_period' });
     },
     'SUBSCRIPTION_NOT_FOUND',
   );

@@ -308,7 +308,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         onConfirm={() =>
           choice === 'refund'
             ? run('/subscription/cancel', { refund: true, ...whyOf(why) }, () => t('pages.subscription.refunded', { amount: refund }))
-            : run('/subscription/cancel', whyOf(why), () => (paused ? t('pages.subscription.cancelledPaused') : t('pages.subscription.cancelled', { date: date(endsAt) })))
+            : run('/subscription/cancel', whyOf(why), () => (paused || subscription.status === 'past_due' ? t('pages.subscription.cancelledNow') : t('pages.subscription.cancelled', { date: date(endsAt) })))
         }
       >
         {pending?.kind === 'cancel' && pending.choices.includes('refund') ? (
@@ -318,8 +318,9 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
               <FormControlLabel value="period" control={<Radio />} label={t('pages.subscription.cancelAtPeriodEnd', { date: date(endsAt) })} />
             )}
           </RadioGroup>
-        ) : paused ? (
-          t('pages.subscription.cancelPausedText')
+        ) : paused || subscription.status === 'past_due' ? (
+          // A paused subscription runs no period, an overdue one's was not paid: either ends at once.
+          t('pages.subscription.cancelNowText')
         ) : (
           t('pages.subscription.cancelText', { date: date(endsAt) })
         )}
