@@ -116,9 +116,14 @@ export function purchaseRoutes(state: PurchaseState): Route[] {
       handle: ({ query }) => {
         const transactionIds = query.get('transaction_id')?.split(',');
         const subscriptionIds = query.get('subscription_id')?.split(',');
+        // Paddle's `action` filter: refunds apart from a bank's chargebacks.
+        const actions = query.get('action')?.split(',');
         return list(
           adjustments.filter(
-            (a) => (!transactionIds || transactionIds.includes(String(a.transaction_id))) && (!subscriptionIds || subscriptionIds.includes(String(a.subscription_id))),
+            (a) =>
+              (!transactionIds || transactionIds.includes(String(a.transaction_id))) &&
+              (!subscriptionIds || subscriptionIds.includes(String(a.subscription_id))) &&
+              (!actions || actions.includes(String(a.action))),
           ),
         );
       },
