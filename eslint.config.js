@@ -12,30 +12,6 @@ const NO_WALL_CLOCK = {
   message: 'Services read time from the injected clock (server/clock.ts).',
 };
 
-/**
- * Issue 45's move of every module's SQL into its repository, file by file: the files below still build
- * statements in services. The list only shrinks; the move is done when it is empty and this goes.
- */
-const SQL_MOVE_REMAINING = [
-  'server/modules/activity/log.ts',
-  'server/modules/admin-users/admin-actions.ts',
-  'server/modules/admin-users/admin.ts',
-  'server/modules/admin-users/csv-export.ts',
-  'server/modules/admin-users/detail.ts',
-  'server/modules/auth/offline-tokens.ts',
-  'server/modules/auth/sessions.ts',
-  'server/modules/auth/sign-in-notices.ts',
-  'server/modules/auth/throttle.ts',
-  'server/modules/oauth/service.ts',
-  'server/modules/overview/overview.ts',
-  'server/modules/privacy/deletion.ts',
-  'server/modules/privacy/export.ts',
-  'server/modules/two-factor/enrolment.ts',
-  'server/modules/users/account.ts',
-  'server/modules/users/email-change.ts',
-  'server/modules/users/verifications.ts',
-];
-
 /** Building a statement: Kysely's query starters and the raw `sql` tag. */
 const SQL_OUTSIDE_REPOSITORY = [
   {
@@ -47,6 +23,18 @@ const SQL_OUTSIDE_REPOSITORY = [
     message: "A module's SQL lives in its repository (repo.ts, <thing>-repo.ts or queries.ts): call a function of it.",
   },
 ];
+
+/**
+ * Issue 45: a screen's address comes from the route table (src/routing/paths.ts), never a path written by hand
+ * where the app links or navigates: a literal `'/…'` (or a template starting with one) in `localize(...)`,
+ * `navigate(...)`, a `to=` attribute or a `to:` / `redirectTo:` property.
+ */
+const LITERAL_PATH_MESSAGE = "Build the address with src/routing/paths.ts (paths.<screen>), the route table's paths, not a literal '/…'.";
+const WHERE_PATHS_GO = ":matches(CallExpression[callee.name=/^(localize|navigate)$/], JSXAttribute[name.name='to'], Property[key.name=/^(to|redirectTo)$/])";
+const LITERAL_PATHS = [
+  `${WHERE_PATHS_GO} Literal[value=/^\\//]`,
+  `${WHERE_PATHS_GO} TemplateLiteral > TemplateElement:first-child[value.raw=/^\\//]`,
+].map((selector) => ({ selector, message: LITERAL_PATH_MESSAGE }));
 
 export default tseslint.config(
   // tests/fixtures/lint-probes: code the promise rules must flag, linted only by tests/unit/guard-rails.test.ts.
@@ -70,7 +58,7 @@ export default tseslint.config(
     // A module's SQL lives in its repository (repo.ts, <thing>-repo.ts) or queries file (queries.ts): a
     // service states the rule and calls them, so a newcomer finds every statement on a table in one place.
     files: ['server/modules/**/*.ts'],
-    ignores: ['server/modules/*/repo.ts', 'server/modules/*/*-repo.ts', 'server/modules/*/queries.ts', ...SQL_MOVE_REMAINING],
+    ignores: ['server/modules/*/repo.ts', 'server/modules/*/*-repo.ts', 'server/modules/*/queries.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_WALL_CLOCK, ...SQL_OUTSIDE_REPOSITORY] },
   },
   {
@@ -198,6 +186,11 @@ export default tseslint.config(
         { patterns: [{ group: ['**/bench/**'], message: 'Tests never import bench/: shared code lives in scripts/ or tests/fixtures/.' }] },
       ],
     },
+  },
+  {
+    // The web app's links and navigations name screens (LITERAL_PATHS above), the providers' redirects too.
+    files: ['src/**/*.{ts,tsx}', 'providers/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...LITERAL_PATHS] },
   },
   {
     files: ['src/**', 'providers/**'],

@@ -42,6 +42,8 @@ export const ACTIVITY_KINDS = [
   /** Issue 46 item 9: the bank took a payment back (what it bought is revoked), or gave it back. */
   'purchase.chargeback',
   'purchase.chargeback_reversed',
+  /** Issue 47: a staff member (the actor) opened a read-only view of the account, until `details.until`. */
+  'account.viewed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

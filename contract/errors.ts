@@ -122,6 +122,10 @@ export const MESSAGE_KEYS = [
   'SUBSCRIPTION_PAST_DUE',
   /** Issue 46 item 9: a chargeback raised in development for a transaction that is not a completed payment. */
   'CHARGEBACK_NOT_POSSIBLE',
+  /** Issue 47: a write from a staff member's read-only view of a customer's account. */
+  'READ_ONLY_VIEW',
+  /** Issue 47: "view as this user" of a staff account (their pages hold other people's data). */
+  'STAFF_NOT_VIEWABLE',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

@@ -4,11 +4,13 @@ import type { z } from 'zod';
 import type { changePasswordResponseSchema } from '../contract/account.js';
 import type { LoginResponse, SignInTokens, ValidateTokenResponse } from '../contract/auth.js';
 import type { SocialProvider } from '../contract/oauth.js';
+import type { verifyLinkResponseSchema } from '../contract/registration.js';
 import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } from '../contract/two-factor-values.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
 import type { SessionCache } from './cache.js';
-import { isApiError, messageKeyOf, type HttpClient } from './http.js';
+import { messageKeyOf } from './errors.js';
+import { isApiError, type HttpClient } from './http.js';
 import { sessionIdOf, TAB_SESSION_KEYS, type SessionStore } from './session.js';
 
 type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
@@ -61,9 +63,6 @@ const REFUSED_ANSWERS = new Set([
   'REAUTHENTICATION_REQUIRED',
 ]);
 
-/** Where staff set up the second factor the server requires of them (src/routing/guard.ts, SECURITY_PATH). */
-const ENROLMENT_PATH = '/account/security';
-
 const failure = (error: unknown): SignInResult => {
   const messageKey = messageKeyOf(error);
   return { success: false, error: { name: messageKey, message: messageKey } };
@@ -93,13 +92,19 @@ export interface AuthDeps {
   /**
    * Where the person signs in again when the session ends under their hands (a 401): the sign-in page of the
    * area the tab shows (spec section 2: the admin login in the admin area), with the address to come back
-   * to. '/login' without it.
+   * to.
    */
-  signInAddress?: () => string;
+  signInAddress: () => string;
+  /** The sign-in page, where a sign-out lands (the route table's, src/routing/paths.ts). */
+  signInPath: string;
+  /** Where staff set up the second factor the server requires of them (the route table's security page). */
+  enrolmentPath: string;
   /** The app path the tab shows, without its locale prefix: a refusal sends the tab nowhere it is already. */
   currentPath?: () => string;
   now?: () => number;
 }
+
+type VerifyLinkResponse = z.infer<typeof verifyLinkResponseSchema>;
 
 /** True when the token's `exp` (seconds) is still in the future. Undecodable tokens count as expired. */
 export function isTokenFresh(token: string, nowMs: number): boolean {
@@ -123,10 +128,12 @@ export function isTokenFresh(token: string, nowMs: number): boolean {
  */
 export function createAuthProvider(deps: AuthDeps) {
   const now = deps.now ?? (() => Date.now());
-  const signInAddress = deps.signInAddress ?? (() => '/login');
+  const signInAddress = deps.signInAddress;
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
+    // Issue 47: a read-only view's sign-in and end are its tab's alone; the other tabs keep their session.
+    if (deps.session.isReadOnlyView()) return;
     deps.channel?.postMessage(message);
   }
 
@@ -325,6 +332,17 @@ export function createAuthProvider(deps: AuthDeps) {
       await endOnServer(previous.token, previous.offlineToken);
     },
 
+    /**
+     * Issue 47: a staff member's read-only view of a customer's account, handed to a new tab in its address:
+     * the tab holds it apart from the browser's shared session (which stays signed in, in the other tabs and
+     * on the server) and tells no other tab.
+     */
+    adoptReadOnlyView(token: string): void {
+      deps.cache.clear();
+      deps.session.enterReadOnlyView(token);
+      claimCache();
+    },
+
     /** Spec section 4: confirming an account with its emailed code stores the returned access token. */
     async confirmAccount(params: { email: string; code: string }) {
       try {
@@ -343,6 +361,19 @@ export function createAuthProvider(deps: AuthDeps) {
         const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
+    },
+
+    /**
+     * `GET /users/validate/{token}`, the mailed link: verifies the address and, opened in the browser that
+     * asked for the mail, signs in (issue 48 item 5; the server decides by its cookie). Its token becomes the
+     * tab's session as tokens handed over do (adoptSession: a session held before ends). Rejects with the
+     * server's refusal (VERIFICATION_LINK_INVALID, ALREADY_VERIFIED...).
+     */
+    async verifyEmailLink(token: string): Promise<{ signedIn: boolean }> {
+      const answer = await deps.http<VerifyLinkResponse>(`/users/validate/${encodeURIComponent(token.trim())}`, { noAuth: true });
+      if (answer.access_token === undefined) return { signedIn: false };
+      await provider.adoptSession({ accessToken: answer.access_token, offlineToken: null });
+      return { signedIn: true };
     },
 
     /**
@@ -414,7 +445,7 @@ export function createAuthProvider(deps: AuthDeps) {
       clearLocalSession();
       announce({ type: 'logout' });
       await endOnServer(token, offlineToken);
-      return { success: true, redirectTo: params?.redirectTo ?? '/login' };
+      return { success: true, redirectTo: params?.redirectTo ?? deps.signInPath };
     },
 
     async check() {
@@ -437,7 +468,7 @@ export function createAuthProvider(deps: AuthDeps) {
       if (error.statusCode === 403 && error.messageKey === 'TWO_FACTOR_ENROLMENT_REQUIRED') {
         await provider.reloadUser().catch(() => null);
         // Going there from there would mount the page anew (a setup under way lost), to be refused again.
-        return deps.currentPath?.() === ENROLMENT_PATH ? {} : { redirectTo: ENROLMENT_PATH };
+        return deps.currentPath?.() === deps.enrolmentPath ? {} : { redirectTo: deps.enrolmentPath };
       }
       return {};
     },
@@ -446,9 +477,10 @@ export function createAuthProvider(deps: AuthDeps) {
       return currentUser();
     },
 
+    /** What the user may do in the admin area (issue 47: the server's list, from their roles; none in a read-only view). */
     async getPermissions() {
       const user = await currentUser();
-      return user?.roles ?? [];
+      return user?.permissions ?? [];
     },
 
     /**

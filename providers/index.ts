@@ -1,5 +1,6 @@
 import { splitLocale } from '../contract/locale.js';
 import { signInAddressFor } from '../src/routing/guard.js';
+import { paths } from '../src/routing/paths.js';
 import { createAccountApi } from './accountApi.js';
 import { AUTH_CHANNEL, createAuthProvider } from './authProvider.js';
 import { createSessionCache } from './cache.js';
@@ -22,13 +23,15 @@ export const authProvider = createAuthProvider({
     const { path } = splitLocale(window.location.pathname);
     return signInAddressFor(path, `${path}${window.location.search}`);
   },
+  signInPath: paths.login,
+  enrolmentPath: paths.security,
   currentPath: () => splitLocale(window.location.pathname).path,
 });
 sessionRenewal.renew = () => authProvider.renewSession();
 export const accountApi = createAccountApi(http);
 export { http, session };
 /**
- * For pages that use nothing else of the providers. Importing http.ts on its own would make the bundler
- * split it from this module's chunk, which every route loads, into one more request for all of them.
+ * What a failure says (./errors.ts), for the public pages beside the account client. The signed-in pages,
+ * which may not import this module, take it from ./errors.ts itself (both are in the chunk every route loads).
  */
-export { messageKeyOf } from './http.js';
+export { errorText, messageKeyOf } from './errors.js';

@@ -25,7 +25,7 @@ import { privacyModule } from './modules/privacy/index.js';
 import { releasesModule } from './modules/releases/index.js';
 import { pruneTwoFactor, twoFactorDepsOf, twoFactorModule } from './modules/two-factor/index.js';
 import { UsersRepo, usersModule } from './modules/users/index.js';
-import { createGuards } from './plugins/authentication.js';
+import { createGuards, requirePermissions } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { databaseRateStore, registerPerAddressLimit } from './plugins/rate-limits.js';
@@ -105,6 +105,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.decorateRequest('authUser', null);
   app.decorateRequest('authSession', null);
   app.decorateRequest('twoFactorEnrolmentRequired', false);
+  app.decorateRequest('viewedBy', null);
   registerJsonBody(app);
 
   // External plugins.
@@ -132,6 +133,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens, config.appUrl);
   const guards = createGuards({ accessTokens, users, sessions, clock, staffTwoFactor: config.staffTwoFactor });
+  requirePermissions(app, guards);
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).

@@ -2,20 +2,17 @@ import { keys, type RefineProps, type ResourceProps } from '@refinedev/core';
 import { hashKey, keepPreviousData, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
-import { isApiError, openStream } from '../providers/http.js';
+import { errorText } from '../providers/errors.js';
+import { isApiError, openStream, type ApiError } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, cache, http, session } from '../providers/index.js';
 import { sessionIdOf } from '../providers/session.js';
 import { i18n } from './i18n.js';
+import { splitLocale, withLocale } from './routing/locale.js';
 import { routerProvider } from './routing/routerProvider.js';
 import type { FirstRecord } from './boot/firstRecord.js';
 import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
-
-/** A messageKey's text in the screen's language (DEFAULT's when the key is unknown). */
-export function messageText(messageKey: string): string {
-  return i18n.t(`errors.${messageKey}`, { defaultValue: i18n.t('errors.DEFAULT') });
-}
 
 /** A screen of one record (`.../:id`): the resource's show page. */
 const isShowPath = (path: string) => path.endsWith('/:id');
@@ -115,8 +112,24 @@ function prime(key: QueryKey, answer: unknown): void {
   current?.primedAt.set(hashKey(key), Date.now());
 }
 
-const liveProvider = createLiveProvider(openStream);
-const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
+/**
+ * The event stream was refused for the session the tab holds: it ended on the server (signed out on another
+ * device, every other session ended there, expired). The tab ends it as a refused call of a screen does
+ * (the auth provider's onError: sign-in follows, coming back here after), with a load of the sign-in page as
+ * another tab's sign-out does (src/App.tsx): nothing of the session stays in memory.
+ */
+async function endRefusedSession(): Promise<void> {
+  // Ended here already (a refused call of the screen came first): its sign-in is under way.
+  if (session.getToken() === null) return;
+  const refusal: ApiError = { messageKey: 'SESSION_EXPIRED', message: 'The event stream was refused', statusCode: 401 };
+  const outcome = await authProvider.onError(refusal);
+  if (!('redirectTo' in outcome) || !outcome.redirectTo) return;
+  await authProvider.logout();
+  window.location.assign(withLocale(outcome.redirectTo, splitLocale(window.location.pathname).locale));
+}
+
+const liveProvider = createLiveProvider(openStream, () => void endRefusedSession());
+const accessControlProvider = createAccessControlProvider({ getPermissions: () => authProvider.getPermissions(), accessOf });
 
 /**
  * The query key of the access control provider's answer for a resource's list, as Refine's useCan builds it
@@ -149,7 +162,8 @@ export async function primeFirstScreen(firstRecord: Promise<FirstRecord | null>)
   names.forEach((resource, index) => prime(accessKey(resource), answers[index]));
 }
 
-const dataProvider = createDataProvider(http, { translate: messageText });
+// A refusal's text in the screen's language, for Refine's notifications (the one way, providers/errors.ts).
+const dataProvider = createDataProvider(http, { translate: (messageKey) => errorText(i18n.t, messageKey) });
 const i18nProvider = createI18nProvider(i18n);
 
 /**

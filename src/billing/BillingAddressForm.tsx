@@ -13,9 +13,11 @@ import { needsPostalCode } from '../../contract/billing-validation.js';
 import type { BillingInfo } from '../../contract/billing.js';
 import { billingFormSchema, type BillingFormValues } from '../../contract/billing-form.js';
 import type { DataError } from '../../providers/dataProvider.js';
+import { errorText } from '../../providers/errors.js';
 import { useCountryOptions } from '../components/countries.js';
-import { fieldErrorText } from '../components/form/fieldErrorText.js';
+import { fieldErrorText, serverError } from '../components/form/fieldErrorText.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
+import { useReadOnly } from '../data/readOnlyView.js';
 
 type Field = keyof BillingInfo;
 type Values = BillingFormValues;
@@ -63,6 +65,7 @@ const FIELD_OF_ERROR: Partial<Record<string, Field>> = {
  */
 export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { withEmail?: boolean; onSaved?: (info: BillingInfo) => void; onCancel?: () => void }) {
   const { t, i18n } = useTranslation();
+  const readOnly = useReadOnly();
   const [allCountries, setAllCountries] = useState(false);
   // null until the user flips it: then whether a business is saved decides.
   const [businessChoice, setBusinessChoice] = useState<boolean | null>(null);
@@ -92,11 +95,11 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
       queryOptions: { select: (response) => ({ ...response, data: toValues(response.data) as unknown as BillingInfo }) },
       successNotification: onSaved ? false : () => ({ type: 'success', message: t('billing.saved') }),
       // A refusal that names a field is shown under it; others are notified.
-      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+      errorNotification: (error) => (error && FIELD_OF_ERROR[error.messageKey] ? false : { type: 'error', message: errorText(t, error) }),
       onMutationSuccess: (response) => onSaved?.(response.data),
       onMutationError: (error) => {
         const field = FIELD_OF_ERROR[error.messageKey];
-        if (field) setError(field, { message: `errors.${error.messageKey}` });
+        if (field) setError(field, serverError(error.messageKey));
       },
     },
   });
@@ -171,7 +174,7 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
       )}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         {onCancel && <Button onClick={onCancel}>{t('billing.cancel')}</Button>}
-        <Button type="submit" variant="contained" disabled={formLoading || !query?.data}>
+        <Button type="submit" variant="contained" disabled={formLoading || readOnly || !query?.data}>
           {t('billing.save')}
         </Button>
       </Box>

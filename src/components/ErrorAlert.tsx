@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../../providers/errors.js';
 
 /** A server error shown by its messageKey, translated (DEFAULT when unknown). */
 export function ErrorAlert({ messageKey }: { messageKey: string | null }) {
@@ -7,7 +8,7 @@ export function ErrorAlert({ messageKey }: { messageKey: string | null }) {
   if (!messageKey) return null;
   return (
     <Alert severity="error" sx={{ mb: 2 }} role="alert">
-      {t(`errors.${messageKey}`, { defaultValue: t('errors.DEFAULT') })}
+      {errorText(t, messageKey)}
     </Alert>
   );
 }

@@ -1,16 +1,16 @@
-import { messageKeyOf } from '../../providers/http.js';
+import { messageKeyOf } from '../../providers/errors.js';
 import { accountApi } from '../../providers/index.js';
+import { paths, type SocialProvider, type SocialPurpose } from '../routing/paths.js';
 
-export type SocialProvider = 'google' | 'facebook';
-export type SocialPurpose = 'redirect' | 'connect' | 'disconnect';
+export type { SocialProvider, SocialPurpose };
 
 /** The callback page of this portal the provider sends the browser back to (spec section 2's helper routes). */
-export function callbackUrl(localize: (path: string) => string, provider: SocialProvider, purpose: SocialPurpose): string {
-  return `${window.location.origin}${localize(`/${provider}/${purpose}`)}`;
+export function callbackUrl<P extends SocialProvider>(localize: (path: string) => string, provider: P, purpose: SocialPurpose<P>): string {
+  return `${window.location.origin}${localize(paths.socialReturn(provider, purpose))}`;
 }
 
 /** Sends the browser to the provider's sign-in; resolves with a messageKey only when that cannot start. */
-export async function goToProvider(localize: (path: string) => string, provider: SocialProvider, purpose: SocialPurpose): Promise<string> {
+export async function goToProvider<P extends SocialProvider>(localize: (path: string) => string, provider: P, purpose: SocialPurpose<P>): Promise<string> {
   try {
     const { authorizeUrl } = await accountApi.socialAuthorizeUrl(provider, callbackUrl(localize, provider, purpose));
     window.location.assign(authorizeUrl);

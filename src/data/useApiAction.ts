@@ -1,18 +1,7 @@
 import { useDataProvider, useNotification } from '@refinedev/core';
 import { useCallback } from 'react';
-import type { DataError } from '../../providers/dataProvider.js';
-
-/** The translated text of a failed call (the data provider puts it in `message`). */
-export function errorText(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : '';
-}
-
-/** The messageKey of a failed call through the data provider (DEFAULT when it has none). */
-export function errorKeyOf(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'messageKey' in error && typeof (error as DataError).messageKey === 'string'
-    ? (error as DataError).messageKey
-    : 'DEFAULT';
-}
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../providers/errors.js';
 
 /** The data provider's `custom` call, which the app's one data provider always has. */
 function customOf(dataProvider: ReturnType<typeof useDataProvider>) {
@@ -29,17 +18,18 @@ function customOf(dataProvider: ReturnType<typeof useDataProvider>) {
 export function useOnDemandRead() {
   const dataProvider = useDataProvider();
   const { open } = useNotification();
+  const { t } = useTranslation();
   return useCallback(
     async <T,>(url: string): Promise<T | undefined> => {
       try {
         const { data } = await customOf(dataProvider)<T & object>({ url, method: 'get' });
         return data;
       } catch (error) {
-        open?.({ type: 'error', message: errorText(error) });
+        open?.({ type: 'error', message: errorText(t, error) });
         return undefined;
       }
     },
-    [dataProvider, open],
+    [dataProvider, open, t],
   );
 }
 

@@ -1,10 +1,11 @@
+import type { Permission } from '../../contract/permissions.js';
 import type { Access } from './guard.js';
 
 /**
  * The one route table (spec section 2): every screen's path, who may see it, its frame, its title, the
  * Refine resource it shows, and the menu it appears in. Refine's resources (src/refine.ts), the menus
- * (src/routing/menu.ts), the access rules (providers/accessControlProvider.ts) and the router (src/App.tsx)
- * are all derived from it; nothing else lists routes.
+ * (src/routing/menu.ts), the access rules (providers/accessControlProvider.ts), the router (src/App.tsx) and
+ * every link's address (src/routing/paths.ts) are all derived from it; nothing else lists routes.
  */
 
 /** Each screen's module under src/pages/; src/pages/index.tsx imports each one by name, typed. */
@@ -44,6 +45,7 @@ export const PAGE_MODULES = {
   analytics: 'admin/Analytics',
   cohort: 'admin/Cohort',
   jobs: 'admin/Jobs',
+  audit: 'admin/Audit',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
@@ -88,7 +90,9 @@ export type RouteEntry = AccountRoute | PublicRoute;
 
 /**
  * Refine's resources: what the signed-in screens show and edit through the data provider, with who may
- * read them. Screens name one of these; the data provider knows each one's API path.
+ * read them: any signed-in user, or staff with a permission (issue 47, contract/permissions.ts: the one the
+ * server's routes behind the screen check). Screens name one of these; the data provider knows each one's
+ * API path.
  */
 export const RESOURCES = {
   profile: 'user',
@@ -104,21 +108,25 @@ export const RESOURCES = {
   // Issue 44: shown on the security page beside the sessions.
   'two-factor': 'user',
   passkeys: 'user',
+  // Issue 47: support's read-only views of the account, shown on the security page.
+  'support-views': 'user',
   plans: 'user',
   'perpetual-products': 'user',
   checkout: 'user',
-  users: 'admin',
-  'lite-keys': 'admin',
-  analytics: 'admin',
-  cohorts: 'admin',
-  'analytics-steam': 'admin',
-  'analytics-subscription': 'admin',
-  'analytics-metapc': 'admin',
-  'analytics-perpetual-2024': 'admin',
-  'analytics-viveport': 'admin',
-  'analytics-android': 'admin',
-  jobs: 'admin',
-} as const satisfies Record<string, Extract<Access, 'user' | 'admin'>>;
+  users: 'users.read',
+  'lite-keys': 'liteKeys.manage',
+  analytics: 'analytics.read',
+  cohorts: 'analytics.read',
+  'analytics-steam': 'analytics.read',
+  'analytics-subscription': 'analytics.read',
+  'analytics-metapc': 'analytics.read',
+  'analytics-perpetual-2024': 'analytics.read',
+  'analytics-viveport': 'analytics.read',
+  'analytics-android': 'analytics.read',
+  jobs: 'jobs.read',
+  // Issue 47: the audit log of every staff action.
+  audit: 'audit.read',
+} as const satisfies Record<string, 'user' | Permission>;
 export type ResourceName = keyof typeof RESOURCES;
 
 /** A signed-in screen; its title is `routes.<page>` unless it names another. */
@@ -141,67 +149,129 @@ const publicPage = (path: string, titleKey: string, access: 'public' | 'anonymou
   allowAll: true,
 });
 
+/**
+ * Every screen's path, by name: without the locale prefix or a leading slash, '' for the root, `:name` a
+ * parameter and `:name?` an optional one. The route table below registers them; links and navigations build
+ * them with ./paths.ts, never by hand (eslint.config.js refuses a literal path in `localize`, `navigate` and `to`).
+ */
+export const SCREEN_PATHS = {
+  home: '',
+  profile: 'account/profile',
+  subscription: 'account/subscription',
+  choosePlan: 'account/subscription/choose-plan',
+  paymentOptions: 'account/payment-options',
+  billingInfo: 'account/billing-info',
+  purchaseHistory: 'account/purchase-history',
+  licences: 'account/licences',
+  deviceManager: 'account/device-manager',
+  security: 'account/security',
+  checkoutNew: 'checkout-new/:type/:priceId?',
+  subPayment: 'sub-payment',
+  perpetualProducts: 'perpetual',
+  perpetualSuccess: 'perpetual/success',
+  subscriptionSuccess: 'subscription/success',
+  googleConnect: 'google/connect',
+  facebookConnect: 'facebook/connect',
+  facebookDisconnect: 'facebook/disconnect',
+  paypalReturn: 'paypal/return',
+  paypalCancel: 'paypal/cancel',
+  terms: 'terms',
+  privacyPolicy: 'privacy-policy',
+  login: 'login',
+  registration: 'registration',
+  registrationSuccess: 'registration/success',
+  registrationSiggraph: 'registration/siggraph2023',
+  forgotPassword: 'forgot-password',
+  resetPassword: 'forgot-password/validate/:token',
+  confirmCode: 'users/confirm',
+  verifyEmail: 'users/validate/:token',
+  externalCheckout: 'checkout/:type/:tab/:priceId?',
+  googleRedirect: 'google/redirect',
+  facebookRedirect: 'facebook/redirect',
+  adminLogin: 'admin/login',
+  analytics: 'admin/analytics',
+  cohort: 'admin/cohort',
+  users: 'admin/users',
+  userShow: 'admin/users/:id',
+  shapelabLite: 'admin/shapelab-lite',
+  jobs: 'admin/jobs',
+  audit: 'admin/audit',
+  steamAnalytics: 'admin/analytics/steam',
+  subscriptionAnalytics: 'admin/analytics/subscription',
+  metaPcStoreAnalytics: 'admin/analytics/metapc-store',
+  perpetual2024Analytics: 'admin/analytics/perpetual-2024',
+  viveportAnalytics: 'admin/analytics/viveport',
+  androidAnalytics: 'admin/analytics/android',
+  notFound: '*',
+} as const;
+export type ScreenName = keyof typeof SCREEN_PATHS;
+const S = SCREEN_PATHS;
+
 export const ROUTES: RouteEntry[] = [
   // Signed-in area (User and Admin).
   // Issue 20: the root is the account home (an overview, then the profile's sections), first in the account menu.
-  account('', 'home', 'overview', 'account'),
-  account('account/profile', 'profile', 'profile', 'account'),
-  account('account/subscription', 'subscription', 'subscription', 'account'),
-  account('account/subscription/choose-plan', 'choosePlan', 'plans'),
-  account('account/payment-options', 'paymentOptions', 'payment-method', 'account'),
-  account('account/billing-info', 'billingInfo', 'billing-info', 'account'),
-  account('account/purchase-history', 'purchaseHistory', 'invoices', 'account'),
-  account('account/licences', 'licences', 'licences', 'account'),
-  account('account/device-manager', 'deviceManager', 'seats', 'account'),
-  account('account/security', 'security', 'sessions', 'account'),
-  account('checkout-new/:type/:priceId?', 'checkoutNew', 'checkout'),
-  account('sub-payment', 'subPayment', 'checkout', undefined, 'checkoutNew'),
-  account('perpetual', 'perpetualProducts', 'perpetual-products'),
-  account('perpetual/success', 'purchaseSuccess', 'checkout', undefined, 'perpetualSuccess'),
-  account('subscription/success', 'purchaseSuccess', 'checkout', undefined, 'subscriptionSuccess'),
+  account(S.home, 'home', 'overview', 'account'),
+  account(S.profile, 'profile', 'profile', 'account'),
+  account(S.subscription, 'subscription', 'subscription', 'account'),
+  account(S.choosePlan, 'choosePlan', 'plans'),
+  account(S.paymentOptions, 'paymentOptions', 'payment-method', 'account'),
+  account(S.billingInfo, 'billingInfo', 'billing-info', 'account'),
+  account(S.purchaseHistory, 'purchaseHistory', 'invoices', 'account'),
+  account(S.licences, 'licences', 'licences', 'account'),
+  account(S.deviceManager, 'deviceManager', 'seats', 'account'),
+  account(S.security, 'security', 'sessions', 'account'),
+  account(S.checkoutNew, 'checkoutNew', 'checkout'),
+  account(S.subPayment, 'subPayment', 'checkout', undefined, 'checkoutNew'),
+  account(S.perpetualProducts, 'perpetualProducts', 'perpetual-products'),
+  account(S.perpetualSuccess, 'purchaseSuccess', 'checkout', undefined, 'perpetualSuccess'),
+  account(S.subscriptionSuccess, 'purchaseSuccess', 'checkout', undefined, 'subscriptionSuccess'),
   // Redirect helpers that need a session.
-  account('google/connect', 'socialAccount', 'profile', undefined, 'googleConnect'),
-  account('facebook/connect', 'socialAccount', 'profile', undefined, 'facebookConnect'),
-  account('facebook/disconnect', 'socialAccount', 'profile', undefined, 'facebookDisconnect'),
-  account('paypal/return', 'paypalReturn', 'payment-method'),
-  account('paypal/cancel', 'paypalReturn', 'payment-method', undefined, 'paypalCancel'),
+  account(S.googleConnect, 'socialAccount', 'profile', undefined, 'googleConnect'),
+  account(S.facebookConnect, 'socialAccount', 'profile', undefined, 'facebookConnect'),
+  account(S.facebookDisconnect, 'socialAccount', 'profile', undefined, 'facebookDisconnect'),
+  account(S.paypalReturn, 'paypalReturn', 'payment-method'),
+  account(S.paypalCancel, 'paypalReturn', 'payment-method', undefined, 'paypalCancel'),
 
   // Public pages.
-  publicPage('terms', 'routes.terms', 'public', 'legal'),
-  publicPage('privacy-policy', 'routes.privacyPolicy', 'public', 'legal'),
-  publicPage('login', 'pages.login.title', 'anonymous', 'login'),
-  publicPage('registration', 'routes.registration', 'anonymous', 'registration'),
-  publicPage('registration/success', 'routes.registrationSuccess', 'public', 'registrationSuccess'),
-  publicPage('registration/siggraph2023', 'routes.registrationSiggraph', 'anonymous', 'registrationSiggraph'),
-  publicPage('forgot-password', 'routes.forgotPassword', 'anonymous', 'forgotPassword'),
-  publicPage('forgot-password/validate/:token', 'routes.forgotPasswordValidate', 'anonymous', 'resetPassword'),
-  publicPage('users/confirm', 'routes.usersConfirm', 'public', 'confirmCode'),
-  publicPage('users/validate/:token', 'routes.usersValidate', 'public', 'verifyEmail'),
-  publicPage('checkout/:type/:tab/:priceId?', 'routes.checkoutExternal', 'public', 'externalCheckout'),
-  publicPage('google/redirect', 'routes.googleRedirect', 'public', 'socialCallback'),
-  publicPage('facebook/redirect', 'routes.facebookRedirect', 'public', 'socialCallback'),
+  publicPage(S.terms, 'routes.terms', 'public', 'legal'),
+  publicPage(S.privacyPolicy, 'routes.privacyPolicy', 'public', 'legal'),
+  publicPage(S.login, 'pages.login.title', 'anonymous', 'login'),
+  publicPage(S.registration, 'routes.registration', 'anonymous', 'registration'),
+  publicPage(S.registrationSuccess, 'routes.registrationSuccess', 'public', 'registrationSuccess'),
+  publicPage(S.registrationSiggraph, 'routes.registrationSiggraph', 'anonymous', 'registrationSiggraph'),
+  publicPage(S.forgotPassword, 'routes.forgotPassword', 'anonymous', 'forgotPassword'),
+  publicPage(S.resetPassword, 'routes.forgotPasswordValidate', 'anonymous', 'resetPassword'),
+  publicPage(S.confirmCode, 'routes.usersConfirm', 'public', 'confirmCode'),
+  publicPage(S.verifyEmail, 'routes.usersValidate', 'public', 'verifyEmail'),
+  publicPage(S.externalCheckout, 'routes.checkoutExternal', 'public', 'externalCheckout'),
+  publicPage(S.googleRedirect, 'routes.googleRedirect', 'public', 'socialCallback'),
+  publicPage(S.facebookRedirect, 'routes.facebookRedirect', 'public', 'socialCallback'),
 
   // Admin area.
-  publicPage('admin/login', 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
-  account('admin/analytics', 'analytics', 'analytics', 'admin'),
-  account('admin/cohort', 'cohort', 'cohorts', 'admin'),
-  account('admin/users', 'users', 'users', 'admin'),
+  publicPage(S.adminLogin, 'pages.adminLogin.title', 'anonymous', 'adminLogin'),
+  account(S.analytics, 'analytics', 'analytics', 'admin'),
+  account(S.cohort, 'cohort', 'cohorts', 'admin'),
+  account(S.users, 'users', 'users', 'admin'),
   // Issue 21: one user as support sees them (Refine's show page of `users`).
-  account('admin/users/:id', 'userShow', 'users'),
-  account('admin/shapelab-lite', 'shapelabLite', 'lite-keys', 'admin'),
-  account('admin/jobs', 'jobs', 'jobs', 'admin'),
-  account('admin/analytics/steam', 'analytics', 'analytics-steam', 'storeAnalytics', 'steamAnalytics'),
-  account('admin/analytics/subscription', 'analytics', 'analytics-subscription', 'storeAnalytics', 'subscriptionAnalytics'),
-  account('admin/analytics/metapc-store', 'analytics', 'analytics-metapc', 'storeAnalytics', 'metaPcStoreAnalytics'),
-  account('admin/analytics/perpetual-2024', 'analytics', 'analytics-perpetual-2024', 'storeAnalytics', 'perpetual2024Analytics'),
-  account('admin/analytics/viveport', 'analytics', 'analytics-viveport', 'storeAnalytics', 'viveportAnalytics'),
-  account('admin/analytics/android', 'analytics', 'analytics-android', 'storeAnalytics', 'androidAnalytics'),
+  account(S.userShow, 'userShow', 'users'),
+  account(S.shapelabLite, 'shapelabLite', 'lite-keys', 'admin'),
+  account(S.jobs, 'jobs', 'jobs', 'admin'),
+  account(S.audit, 'audit', 'audit', 'admin'),
+  account(S.steamAnalytics, 'analytics', 'analytics-steam', 'storeAnalytics', 'steamAnalytics'),
+  account(S.subscriptionAnalytics, 'analytics', 'analytics-subscription', 'storeAnalytics', 'subscriptionAnalytics'),
+  account(S.metaPcStoreAnalytics, 'analytics', 'analytics-metapc', 'storeAnalytics', 'metaPcStoreAnalytics'),
+  account(S.perpetual2024Analytics, 'analytics', 'analytics-perpetual-2024', 'storeAnalytics', 'perpetual2024Analytics'),
+  account(S.viveportAnalytics, 'analytics', 'analytics-viveport', 'storeAnalytics', 'viveportAnalytics'),
+  account(S.androidAnalytics, 'analytics', 'analytics-android', 'storeAnalytics', 'androidAnalytics'),
 
   // Catch-all.
-  publicPage('*', 'pages.notFound.title', 'public', 'notFound'),
+  publicPage(S.notFound, 'pages.notFound.title', 'public', 'notFound'),
 ];
 
-/** The access a resource needs (the access control provider's rule); undefined for an unknown name. */
-export function accessOf(resource: string | undefined): 'user' | 'admin' | undefined {
+/**
+ * The access a resource needs (the access control provider's rule): any signed-in user, or a permission;
+ * undefined for an unknown name.
+ */
+export function accessOf(resource: string | undefined): 'user' | Permission | undefined {
   return resource !== undefined && Object.hasOwn(RESOURCES, resource) ? RESOURCES[resource as ResourceName] : undefined;
 }

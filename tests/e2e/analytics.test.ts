@@ -141,6 +141,15 @@ async function settledSnapshot(page: Page): Promise<Awaited<ReturnType<typeof sn
   throw new Error('the dashboard kept changing');
 }
 
+/**
+ * Until the page says nothing is under way: neither the filter bar (checking a change, waiting for typing to
+ * pause, src/pages/admin/analytics/FilterBar.tsx) nor a figure card (its figures asked for) is busy.
+ */
+async function idle(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+  await expect(page.getByRole('search').getAttribute('aria-busy')).resolves.toBe('false');
+}
+
 /** The next `GET /api/analytics` whose query passes `check`, once `action` has run. */
 async function figuresRequest(page: Page, action: () => Promise<unknown>, check: (query: URLSearchParams) => boolean) {
   const response = page.waitForResponse((candidate) => {
@@ -214,7 +223,7 @@ for (const language of ['en', 'de'] as const) {
         (query) => query.get('maxPlayed') === '10',
       );
       await page.waitForURL((address) => address.searchParams.get('maxPlayed') === '10');
-      await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+      await idle(page);
       const before = await settledSnapshot(page);
       expect(before.kpis.every((text) => /\d/.test(text))).toBe(true);
       const asked: string[] = [];
@@ -225,8 +234,9 @@ for (const language of ['en', 'de'] as const) {
       await page.getByLabel(texts.minPlayed).fill('50');
       await shown(page.getByText(texts.minAboveMax));
       await expect(page.getByLabel(texts.minPlayed).getAttribute('aria-invalid')).resolves.toBe('true');
-      // Longer than the pause after typing that would send the filters.
-      await page.waitForTimeout(1000);
+      // The page says when nothing more of the change is to come (the bar's aria-busy covers its check, the
+      // pause after typing and the figures asked for): the requests up to then are all it caused.
+      await idle(page);
       expect(await settledSnapshot(page)).toEqual(before);
       expect(asked.filter((search) => new URLSearchParams(search).get('minPlayed') === '50')).toEqual([]);
       expect(new URL(page.url()).searchParams.get('minPlayed')).toBeNull();
@@ -238,7 +248,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByLabel(texts.from, { exact: true }).fill('2099-01-01');
       await shown(page.getByText(texts.fromAfterTo));
       await expect(page.getByLabel(texts.to, { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
-      await page.waitForTimeout(1000);
+      await idle(page);
       expect(await settledSnapshot(page)).toEqual(before);
       expect(asked.filter((search) => new URLSearchParams(search).get('from') === '2099-01-01')).toEqual([]);
       expect(new URL(page.url()).searchParams.get('from')).not.toBe('2099-01-01');

@@ -41,6 +41,18 @@ async function serverRulesFiredOn(file: string, text: string): Promise<string[]>
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
 
+const webRules = new ESLint({
+  cwd: root,
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-syntax',
+});
+
+/** The lines of `text`, as the web app's file `file`, on which the web app's syntax rules fire. */
+async function webRuleLines(file: string, text: string): Promise<number[]> {
+  const [result] = await webRules.lintText(text, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => message.line);
+}
+
 /** Every rule of the configuration that fires on one of the promise probes. */
 async function rulesFiredOnProbe(name: string): Promise<string[]> {
   const [result] = await probes.lintFiles([path.join(root, 'tests/fixtures/lint-probes', name)]);
@@ -113,6 +125,48 @@ describe('lint guard rails (issue 18)', { timeout: 60_000 }, () => {
     });
     const [result] = await cycles.lintFiles([path.join(root, 'tests/fixtures/lint-probes/cycle/first.ts')]);
     expect((result?.messages ?? []).map((message) => message.ruleId)).toEqual(['import-x/no-cycle']);
+  });
+
+  it("a link or navigation names its screen from the route table, never a literal path (issue 45)", async () => {
+    const literal = [
+      "import { Link, Navigate, useNavigate } from 'react-router';",
+      'declare const localize: (path: string) => string;',
+      'declare const id: string;',
+      'export function Probe({ admin }: { admin: boolean }) {',
+      '  const navigate = useNavigate();',
+      "  void navigate('/login');",
+      '  void navigate(localize(`/admin/users/${id}`));',
+      "  const card = { to: '/account/licences', redirectTo: localize(admin ? '/admin/login' : '/login') };",
+      '  return (',
+      '    <>',
+      '      <Link to="/account/profile">{card.to}</Link>',
+      "      <Link to={localize('/account/security')}>{card.redirectTo}</Link>",
+      '      <Navigate to={`/checkout-new/${id}`} />',
+      '    </>',
+      '  );',
+      '}',
+    ].join('\n');
+    // One report per literal: each of the lines that write one, the conditional's two on line 8.
+    expect(await webRuleLines('src/pages/account/__probe__.tsx', literal)).toEqual([6, 7, 8, 8, 8, 11, 12, 13]);
+    const named = [
+      "import { Link, Navigate, useNavigate } from 'react-router';",
+      "import { paths } from '../../../routing/paths.js';",
+      'declare const localize: (path: string) => string;',
+      'declare const id: string;',
+      'export function Probe({ admin }: { admin: boolean }) {',
+      '  const navigate = useNavigate();',
+      '  void navigate(paths.login);',
+      '  void navigate(localize(paths.userShow(id)));',
+      '  const card = { to: paths.licences, redirectTo: localize(admin ? paths.adminLogin : paths.login) };',
+      '  return (',
+      '    <>',
+      '      <Link to={localize(`${paths.terms}#eula`)}>{card.to}</Link>',
+      "      <Navigate to={localize(paths.checkoutNew('perpetual', id))} />",
+      '    </>',
+      '  );',
+      '}',
+    ].join('\n');
+    expect(await webRuleLines('src/pages/account/__probe__.tsx', named)).toEqual([]);
   });
 
   it('a forgotten promise and a promise handed to an event handler are errors', async () => {

@@ -30,7 +30,7 @@ const planOf = (who: string) => `case
   else 'free' end`;
 
 /**
- * Every filter of the grid as one small number (server/modules/users/filters.ts reads the same layout):
+ * Every filter of the grid as one small number (server/modules/users/segments.ts reads the same layout):
  * bit 0 verified, 1 admin, 2 newsletter, 3 signs in with a password, 4 Google, 5 Facebook, bits 6-7 the
  * plan (free 0, trial 1, subscriber 2, licence owner 3).
  */

@@ -8,8 +8,8 @@ const add = (segment: string, delta: number) =>
 /**
  * How many users each segment of 0017 holds (at most 256 rows), so the admin grid's filtered totals
  * (issue 21) are a sum over the filters' segments instead of a count of up to a million index entries
- * (server/modules/users/admin.ts listUsers). Triggers on users keep it, so no code path can forget it:
- * +1 for an inserted user's segment, -1 for a deleted one's, -1/+1 when a user's segment changes.
+ * (server/modules/users/directory-repo.ts, listUsers). Triggers on users keep it, so no code path can
+ * forget it: +1 for an inserted user's segment, -1 for a deleted one's, -1/+1 when a user's segment changes.
  * - SQLite: 0017's triggers set `users.segment` with an UPDATE inside a trigger (after an insert, and
  *   after an update of an input column). SQLite fires other triggers for a trigger's own statements
  *   (`recursive_triggers` only stops a trigger from firing itself), so `after update of segment` sees

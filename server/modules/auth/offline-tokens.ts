@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { digest } from '../../digest.js';
 import { AppError } from '../../errors.js';
+import * as repo from './offline-tokens-repo.js';
 
 export const OFFLINE_TOKEN_TTL_DAYS = 30;
 /**
@@ -26,7 +27,7 @@ export interface TokenReuse {
  */
 export class OfflineTokens {
   /** Until the sessions say otherwise (server/app.ts wires them), a reuse revokes its session's tokens. */
-  private onReuse: (reuse: TokenReuse) => Promise<void> = (reuse) => this.revokeSessionIn(this.db, reuse.sessionId);
+  private onReuse: (reuse: TokenReuse) => Promise<void> = (reuse) => repo.revokeSession(this.db, reuse.sessionId, this.clock.now().toISOString());
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -47,20 +48,17 @@ export class OfflineTokens {
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    await db
-      .insertInto('refresh_tokens')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        token_hash: digest(token),
-        family_id: familyId,
-        created_at: now.toISOString(),
-        expires_at: new Date(Math.min(now.getTime() + OFFLINE_TOKEN_TTL_DAYS * 86_400_000, session.expiresAt.getTime())).toISOString(),
-        rotated_at: null,
-        revoked_at: null,
-        session_id: session.sessionId,
-      })
-      .execute();
+    await repo.insertToken(db, {
+      id: randomUUID(),
+      user_id: userId,
+      token_hash: digest(token),
+      family_id: familyId,
+      created_at: now.toISOString(),
+      expires_at: new Date(Math.min(now.getTime() + OFFLINE_TOKEN_TTL_DAYS * 86_400_000, session.expiresAt.getTime())).toISOString(),
+      rotated_at: null,
+      revoked_at: null,
+      session_id: session.sessionId,
+    });
     return token;
   }
 
@@ -71,29 +69,15 @@ export class OfflineTokens {
   async rotate(token: string, client: TokenReuse['client'] = { userAgent: null, address: null }): Promise<{ userId: string; sessionId: string; token: string }> {
     const now = this.clock.now();
     const outcome = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('refresh_tokens')
-        .selectAll()
-        .where('token_hash', '=', digest(token))
-        .executeTakeFirst();
+      const row = await repo.tokenByHash(trx, digest(token));
       if (!row || row.revoked_at !== null || row.session_id === null) throw new AppError('INVALID_TOKEN', 401);
       if (new Date(row.expires_at) <= now) throw new AppError('SESSION_EXPIRED', 401);
 
       let rotatedAt = row.rotated_at;
       if (rotatedAt === null) {
-        const claimed = await trx
-          .updateTable('refresh_tokens')
-          .set({ rotated_at: now.toISOString() })
-          .where('id', '=', row.id)
-          .where('rotated_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) {
+        if (!(await repo.claimRotation(trx, row.id, now.toISOString()))) {
           // A concurrent renewal (another tab) rotated it between our read and our update: read its outcome.
-          const current = await trx
-            .selectFrom('refresh_tokens')
-            .select(['rotated_at', 'revoked_at'])
-            .where('id', '=', row.id)
-            .executeTakeFirstOrThrow();
+          const current = await repo.rotationOf(trx, row.id);
           if (current.revoked_at !== null) throw new AppError('INVALID_TOKEN', 401);
           rotatedAt = current.rotated_at;
         }
@@ -114,13 +98,9 @@ export class OfflineTokens {
 
   /** Logout: the token and every token of its family stop working. Unknown tokens are ignored. */
   async revoke(token: string): Promise<{ userId: string; sessionId: string | null } | null> {
-    const row = await this.db
-      .selectFrom('refresh_tokens')
-      .select(['family_id', 'user_id', 'session_id'])
-      .where('token_hash', '=', digest(token))
-      .executeTakeFirst();
+    const row = await repo.tokenByHash(this.db, digest(token));
     if (!row) return null;
-    await this.revokeFamilyIn(this.db, row.family_id);
+    await repo.revokeFamily(this.db, row.family_id, this.clock.now().toISOString());
     return { userId: row.user_id, sessionId: row.session_id };
   }
 
@@ -131,38 +111,10 @@ export class OfflineTokens {
   async revokeAllForUser(userId: string, keepToken?: string): Promise<string | undefined> {
     let keptFamily: string | undefined;
     if (keepToken) {
-      const row = await this.db
-        .selectFrom('refresh_tokens')
-        .select(['family_id', 'user_id', 'revoked_at'])
-        .where('token_hash', '=', digest(keepToken))
-        .executeTakeFirst();
+      const row = await repo.tokenByHash(this.db, digest(keepToken));
       if (row && row.user_id === userId && row.revoked_at === null) keptFamily = row.family_id;
     }
-    let query = this.db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: this.clock.now().toISOString() })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null);
-    if (keptFamily) query = query.where('family_id', '!=', keptFamily);
-    await query.execute();
+    await repo.revokeAllOfUser(this.db, userId, this.clock.now().toISOString(), keptFamily);
     return keptFamily && keepToken ? (await this.rotate(keepToken)).token : undefined;
-  }
-
-  private async revokeSessionIn(db: Kysely<Database>, sessionId: string): Promise<void> {
-    await db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: this.clock.now().toISOString() })
-      .where('session_id', '=', sessionId)
-      .where('revoked_at', 'is', null)
-      .execute();
-  }
-
-  private async revokeFamilyIn(db: Kysely<Database>, familyId: string): Promise<void> {
-    await db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: this.clock.now().toISOString() })
-      .where('family_id', '=', familyId)
-      .where('revoked_at', 'is', null)
-      .execute();
   }
 }

@@ -8,13 +8,17 @@ import type { Clock } from '../../clock.js';
 import type { Database, SessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import type { OfflineTokens, TokenReuse } from './offline-tokens.js';
+import { revokeSessions } from './offline-tokens-repo.js';
+import * as repo from './sessions-repo.js';
 import { isNewClient, queueNewSignInMail, queueTokenReusedMail } from './sign-in-notices.js';
 
 /** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const REMEMBERED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Issue 47: a staff member's read-only view of an account lasts this long at most (its absolute expiry). */
+export const VIEW_TTL_MS = 15 * 60 * 1000;
 /** `last_active_at` is written at most this often per session, not on every request. */
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
@@ -32,7 +36,7 @@ export interface SessionClient {
  * Why a session ended; also what a stream listening on it is told. 'token-reused': its offline token was
  * used again after it had been renewed, outside the two-tab grace (issue 44 item 6).
  */
-export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused';
+export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused' | 'view-revoked';
 
 /** Told when sessions end, so open event streams of those sessions close at once. */
 export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => void;
@@ -90,9 +94,7 @@ export class Sessions {
     const { browser, os, family } = describeClient(options.client.userAgent);
     await this.db.transaction().execute(async (trx) => {
       const news = await isNewClient(trx, user.id, family, now);
-      await trx
-        .insertInto('sessions')
-      .values({
+      await repo.insertSession(trx, {
         id,
         user_id: user.id,
         method: options.method,
@@ -107,8 +109,7 @@ export class Sessions {
         address: options.client.address?.slice(0, 64) ?? null,
         second_factor: options.secondFactor ?? null,
         client_family: family,
-      })
-      .execute();
+      });
       const details = { method: options.method, remember: options.remember, browser, os, ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}) };
       await recordActivity(trx, { userId: user.id, kind: 'session.signed_in', details, at: now });
       if (news) await queueNewSignInMail(trx, this.appUrl, user.id, { browser, os, address: options.client.address }, now);
@@ -118,28 +119,78 @@ export class Sessions {
     return { sessionId: id, access_token, offline_token: await this.offlineTokens.issue(user.id, { sessionId: id, expiresAt }) };
   }
 
-  /** A fresh access token for a live session (renewal), never past the session's absolute expiry. */
-  async renewToken(user: { id: string; roles: Role[] }, session: { id: string; expires_at: string }): Promise<string> {
-    return this.accessTokens.sign(user.id, user.roles, session.id, new Date(session.expires_at));
+  /**
+   * Issue 47: a read-only view of `customer`'s account for `staff`, a session of the customer's that lasts
+   * VIEW_TTL_MS and names who opened it (`viewed_by`); its access token carries that name, so every write
+   * answers READ_ONLY_VIEW (server/plugins/authentication.ts), and it has no offline token, so it cannot be
+   * renewed past its end. It records no browser, system or address (the customer's list of sessions would show
+   * the staff member's) and mails no one; the account's timeline and the audit log record it, in the same
+   * transaction. The caller checks that the staff member may, and that the account is no staff account.
+   */
+  async startView(customer: { id: string; roles: Role[] }, staff: StaffActor): Promise<{ access_token: string; expiresAt: string }> {
+    const now = this.clock.now();
+    const id = randomUUID();
+    const expiresAt = new Date(now.getTime() + VIEW_TTL_MS);
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertSession(trx, {
+        id,
+        user_id: customer.id,
+        method: 'view',
+        remember: 0,
+        created_at: now.toISOString(),
+        last_active_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+        ended_at: null,
+        ended_reason: null,
+        browser: null,
+        os: null,
+        address: null,
+        client_family: '',
+        viewed_by: staff.id,
+      });
+      await recordActivity(trx, { userId: customer.id, staff, kind: 'account.viewed', details: { until: expiresAt.toISOString() }, at: now });
+    });
+    return { access_token: await this.accessTokens.sign(customer.id, customer.roles, id, expiresAt, staff.id), expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Issue 47: a staff member may no longer view accounts (demoted): the views they have open end now, their
+   * tokens refused from the next request.
+   */
+  async endViewsBy(staffId: string): Promise<number> {
+    const ended = await repo.endViewsBy(this.db, staffId, this.clock.now().toISOString());
+    for (const view of ended) this.onEnded(view.user_id, [view.id]);
+    return ended.length;
+  }
+
+  /**
+   * A fresh access token for a live session (renewal), never past the session's absolute expiry; a read-only
+   * view's stays one (`viewedBy`, issue 47).
+   */
+  async renewToken(user: { id: string; roles: Role[] }, session: { id: string; expires_at: string }, viewedBy: string | null = null): Promise<string> {
+    return this.accessTokens.sign(user.id, user.roles, session.id, new Date(session.expires_at), viewedBy);
   }
 
   /** The session if it is live now (not ended, not expired), else null. */
   async live(sessionId: string, userId: string): Promise<{ id: string; expires_at: string } | null> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .select(['id', 'expires_at', 'ended_at'])
-      .where('id', '=', sessionId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const row = await repo.sessionOf(this.db, sessionId, userId);
     if (!row || row.ended_at !== null || Date.parse(row.expires_at) <= this.clock.now().getTime()) return null;
     return row;
+  }
+
+  /**
+   * When the session started (undefined for no such session): an account without a password proves it
+   * is its owner by having signed in recently (RECENT_SIGN_IN_MS, server/modules/users/passwords.ts).
+   */
+  async startedAt(sessionId: string): Promise<string | undefined> {
+    return repo.sessionStartedAt(this.db, sessionId);
   }
 
   /** Records activity, at most once a minute per session. */
   async touch(sessionId: string, lastActiveAt: string): Promise<void> {
     const now = this.clock.now();
     if (now.getTime() - Date.parse(lastActiveAt) < ACTIVITY_RESOLUTION_MS) return;
-    await this.db.updateTable('sessions').set({ last_active_at: now.toISOString() }).where('id', '=', sessionId).execute();
+    await repo.setLastActive(this.db, sessionId, now.toISOString());
   }
 
   /** Ends one of the user's sessions; false when it is not theirs or has ended already. */
@@ -150,10 +201,11 @@ export class Sessions {
 
   /**
    * Ends every live session of the user but `keep` (null: all of them); returns how many ended.
-   * `actorId` names the admin who ended them ('ended-by-admin'), for the account's timeline.
+   * `staff` names the staff member who ended them ('ended-by-admin'), for the account's timeline and the
+   * audit log (issue 47).
    */
-  async endAllExcept(userId: string, keep: string | null, reason: EndReason, actorId: string | null = null): Promise<number> {
-    return (await this.endWhere(userId, reason, null, keep, actorId)).length;
+  async endAllExcept(userId: string, keep: string | null, reason: EndReason, staff: StaffActor | null = null): Promise<number> {
+    return (await this.endWhere(userId, reason, null, keep, staff)).length;
   }
 
   /**
@@ -165,7 +217,7 @@ export class Sessions {
   private async endStolen(reuse: TokenReuse): Promise<void> {
     const by = describeClient(reuse.client.userAgent);
     await this.endWhere(reuse.userId, 'token-reused', reuse.sessionId, null, null, async (trx) => {
-      const session = await trx.selectFrom('sessions').select(['browser', 'os', 'address']).where('id', '=', reuse.sessionId).executeTakeFirstOrThrow();
+      const session = await repo.sessionClientOf(trx, reuse.sessionId);
       await queueTokenReusedMail(trx, this.appUrl, reuse.userId, { session, by: { browser: by.browser, os: by.os, address: reuse.client.address } }, this.clock.now());
     });
   }
@@ -175,20 +227,17 @@ export class Sessions {
     reason: EndReason,
     only: string | null,
     except: string | null,
-    actorId: string | null = null,
+    staff: StaffActor | null = null,
     alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const ended = await this.db.transaction().execute(async (trx) => {
-      let query = trx.updateTable('sessions').set({ ended_at: now, ended_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null);
-      if (only) query = query.where('id', '=', only);
-      if (except) query = query.where('id', '!=', except);
-      const ids = (await query.returning('id').execute()).map((row) => row.id);
+      const ids = await repo.endLiveSessions(trx, userId, reason, now, only, except);
       if (ids.length === 0) return ids;
-      await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('session_id', 'in', ids).where('revoked_at', 'is', null).execute();
+      await revokeSessions(trx, ids, now);
       // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
       if (reason === 'ended-by-user' || reason === 'ended-by-admin' || reason === 'token-reused') {
-        await recordActivity(trx, { userId, actorId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
+        await recordActivity(trx, { userId, staff, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
       }
       await alsoInTransaction?.(trx);
       return ids;
@@ -200,15 +249,7 @@ export class Sessions {
 
   /** `GET /users/me/sessions`: the user's live sessions, the current one marked, most recently active first. */
   async list(userId: string, currentSessionId: string): Promise<SessionView[]> {
-    const rows = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('ended_at', 'is', null)
-      .where('expires_at', '>', this.clock.now().toISOString())
-      .orderBy('last_active_at', 'desc')
-      .orderBy('id')
-      .execute();
+    const rows = await repo.liveSessionsOf(this.db, userId, this.clock.now().toISOString());
     return rows.map((row) => ({
       id: row.id,
       current: row.id === currentSessionId,
@@ -218,6 +259,7 @@ export class Sessions {
       browser: row.browser,
       os: row.os,
       address: row.address,
+      supportView: row.viewed_by !== null,
     }));
   }
 

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isLanguage, translate, type Language } from '../../i18n.js';
 import { queueMail, appLink, renderMail } from '../mail/index.js';
+import { recipientOf } from '../users/index.js';
+import { clientHistory } from './sessions-repo.js';
 
 /** Issue 44 item 7: a browser and system the account has not used for this long are new again. */
 export const NEW_SIGN_IN_QUIET_DAYS = 90;
@@ -21,17 +23,8 @@ export interface ClientSeen {
  * two index probes (sessions_user_idx, sessions_client_idx), in the sign-in's transaction.
  */
 export async function isNewClient(trx: Kysely<Database>, userId: string, family: string, now: Date): Promise<boolean> {
-  const since = new Date(now.getTime() - NEW_SIGN_IN_QUIET_DAYS * DAY_MS).toISOString();
-  const seen = await trx
-    .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('sessions').select('id').where('user_id', '=', userId)).as('signedInBefore'),
-      eb
-        .exists(eb.selectFrom('sessions').select('id').where('user_id', '=', userId).where('client_family', '=', family).where('last_active_at', '>=', since))
-        .as('usedLately'),
-    ])
-    .executeTakeFirstOrThrow();
-  // SQLite answers 0 or 1, PostgreSQL a boolean.
-  return Boolean(Number(seen.signedInBefore)) && !Number(seen.usedLately);
+  const seen = await clientHistory(trx, userId, family, new Date(now.getTime() - NEW_SIGN_IN_QUIET_DAYS * DAY_MS).toISOString());
+  return seen.signedInBefore && !seen.usedLately;
 }
 
 /** A moment as the reader reads it: "22 November 2026 at 10:00 UTC", "22. November 2026 um 10:00 UTC". */
@@ -39,8 +32,9 @@ export function mailTime(at: Date, language: Language): string {
   return `${new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
 }
 
+/** Who to mail, read in the caller's transaction (the account is the users module's). */
 async function owner(trx: Kysely<Database>, userId: string) {
-  const row = await trx.selectFrom('users').select(['email', 'first_name', 'language']).where('id', '=', userId).executeTakeFirst();
+  const row = await recipientOf(trx, userId);
   if (!row) return undefined;
   return { email: row.email, name: row.first_name ?? row.email, language: isLanguage(row.language) ? row.language : 'en' };
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import * as repo from './throttle-repo.js';
 
 /** 429 with the seconds until the window ends, for the `Retry-After` header. */
 function tooMany(windowEndsAt: string, now: Date): AppError {
@@ -44,42 +44,37 @@ export class Throttle {
    */
   async increment(key: string, windowMs: number): Promise<{ count: number; windowEndsAt: string }> {
     const now = this.clock.now();
-    const nowIso = now.toISOString();
-    const windowEnd = new Date(now.getTime() + windowMs).toISOString();
-    const row = await this.db
-      .insertInto('throttles')
-      .values({ key, count: 1, window_ends_at: windowEnd })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          count: sql<number>`case when throttles.window_ends_at <= ${nowIso} then 1 else throttles.count + 1 end`,
-          window_ends_at: sql<string>`case when throttles.window_ends_at <= ${nowIso} then ${windowEnd} else throttles.window_ends_at end`,
-        }),
-      )
-      .returning(['count', 'window_ends_at'])
-      .executeTakeFirstOrThrow();
-    return { count: Number(row.count), windowEndsAt: row.window_ends_at };
+    return repo.incrementCounter(this.db, key, now.toISOString(), new Date(now.getTime() + windowMs).toISOString());
   }
 
   /** Forgets counts whose window ended more than an hour ago (housekeeping). */
   async prune(): Promise<void> {
-    await this.db.deleteFrom('throttles').where('window_ends_at', '<', new Date(this.clock.now().getTime() - 3_600_000).toISOString()).execute();
+    await repo.deleteCountersEndedBefore(this.db, new Date(this.clock.now().getTime() - 3_600_000).toISOString());
   }
 
   /** The attempts counted under `key` in its current window (0 when none or the window has passed). */
   async count(key: string): Promise<number> {
-    const row = await this.db.selectFrom('throttles').select(['count', 'window_ends_at']).where('key', '=', key).executeTakeFirst();
+    const row = await repo.counterOf(this.db, key);
     return row && new Date(row.window_ends_at) > this.clock.now() ? Number(row.count) : 0;
   }
 
   /** Throws 429 when the key already used up its window, without counting an attempt. */
   async check(key: string, rule: ThrottleRule): Promise<void> {
-    const row = await this.db.selectFrom('throttles').select(['count', 'window_ends_at']).where('key', '=', key).executeTakeFirst();
+    const row = await repo.counterOf(this.db, key);
     if (row && new Date(row.window_ends_at) > this.clock.now() && Number(row.count) >= rule.limit) {
       throw tooMany(row.window_ends_at, this.clock.now());
     }
   }
 
   async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('throttles').where('key', '=', key).execute();
+    await repo.deleteCounter(this.db, key);
+  }
+
+  /**
+   * Forgets every count kept under an email address (an account's deletion: the sign-in, reset and code
+   * counters name it), in the caller's transaction.
+   */
+  async forgetAddress(address: string, within: Kysely<Database>): Promise<void> {
+    await repo.deleteCountersOfAddress(within, address);
   }
 }

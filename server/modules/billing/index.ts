@@ -72,3 +72,4 @@ export { subscriptionOf } from './subscription-read.js';
 export { chargebacksOf, usersWithChargebacks as chargebackMarks } from './chargebacks-repo.js';
 export { recoveriesOfUser } from './recoveries-repo.js';
 export { latestSubscriptionOf, rememberSubscription, type EntitlingSubscription } from './subscriptions-repo.js';
+export { billingRecordsOf, customerIdOf, isPaymentOf, paymentsForSupport } from './account-data-repo.js';

@@ -8,7 +8,7 @@ import { retentionOf } from './retention.js';
 
 /** Admin analytics' failed renewals (recovered, lost) and cancellations by reason, per month (issue 46 items 5 and 8). */
 export const retentionRoutes: FastifyPluginAsyncZod<{ db: Kysely<Database>; clock: Clock; guards: Guards }> = async (app, { db, guards }) => {
-  app.get('/billing/retention', { onRequest: guards.admin, schema: { querystring: retentionQuerySchema, response: { 200: retentionResponseSchema } } }, async (request) =>
+  app.get('/billing/retention', { onRequest: guards.staff, config: { permission: 'analytics.read' }, schema: { querystring: retentionQuerySchema, response: { 200: retentionResponseSchema } } }, async (request) =>
     retentionOf(db, request.query),
   );
 };

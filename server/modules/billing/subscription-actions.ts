@@ -9,7 +9,7 @@ import { type UserWithRoles } from '../users/index.js';
 import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
 import { refundIdsOf } from './refunds-repo.js';
 import { recordCancellation } from './cancellations-repo.js';
@@ -60,20 +60,21 @@ export interface CancelWhy {
  * With `refund`, within 14 days of the first payment (spec section 9) and once per customer (issue 46 item
  * 1): it ends now and every payment is refunded in full. The refunds are recorded first (with the audit
  * entry, in one transaction), then the refund runner cancels at Paddle and refunds at once; a failure
- * there is retried, never forgotten. The customer's own cancellation and an admin's from the user page
- * (issue 21, `actorId` the admin) are this one function: the same window, the same lock, the same refunds;
- * only an admin may refund after the customer's one refund was used. The reason is kept for analytics.
+ * there is retried, never forgotten. The customer's own cancellation and staff's from the user page
+ * (issue 21, `staff` them, issue 47) are this one function: the same window, the same lock, the same
+ * refunds; only staff may refund after the customer's one refund was used. The reason is kept for analytics.
  */
 export async function cancelSubscription(
   deps: ActionDeps,
   user: Pick<UserWithRoles, 'id'>,
-  options: { refund?: boolean; actorId?: string } & CancelWhy = {},
+  options: { refund?: boolean; staff?: StaffActor } & CancelWhy = {},
 ): Promise<Subscription> {
   const subscription = await current(deps, user);
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  const actorId = options.actorId ?? null;
+  const staff = options.staff ?? null;
+  const actorId = staff?.id ?? null;
   const why = { reason: options.reason ?? null, comment: options.comment?.trim() ? options.comment.trim() : null };
-  if (options.refund) return cancelWithRefund(deps, user, subscription, actorId, why);
+  if (options.refund) return cancelWithRefund(deps, user, subscription, staff, why);
   // A paused subscription runs no period, and an overdue one's period was not paid: either ends now.
   const endsNow = subscription.status === 'paused' || subscription.status === 'past_due';
   if (!endsNow) assertNotLocked(subscription, deps.clock.now());
@@ -91,7 +92,7 @@ export async function cancelSubscription(
     await recordCancellation(trx, { userId: user.id, subscriptionId: subscription.id, ...why, refund: false, actorId, at: now.toISOString() });
     await recordActivity(trx, {
       userId: user.id,
-      actorId,
+      staff,
       kind: 'subscription.cancelled',
       details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? updated.canceledAt ?? null, reason: why.reason },
       at: now,
@@ -104,10 +105,11 @@ async function cancelWithRefund(
   deps: ActionDeps,
   user: Pick<UserWithRoles, 'id'>,
   subscription: Subscription,
-  actorId: string | null,
+  staff: StaffActor | null,
   why: { reason: CancelReason | null; comment: string | null },
 ): Promise<Subscription> {
   const now = deps.clock.now();
+  const actorId = staff?.id ?? null;
   const actor = actorId === null || actorId === user.id ? 'customer' : 'admin';
   const recorded = await deps.db.transaction().execute(async (trx) => {
     // The customer's second refund is named as such, even when its window has closed too.
@@ -138,14 +140,21 @@ async function cancelWithRefund(
     // the unique refund per payment lets one record them, and the other finds nothing left to refund.
     if (ids.length === 0) throw new AppError('REFUND_WINDOW_CLOSED', 409);
     await auditPurchase(trx, {
-      actorId: actorId ?? user.id,
+      actorId: staff?.id ?? user.id,
       targetId: user.id,
       action: 'purchase.refunded',
       details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
       at: now.toISOString(),
     });
     await recordCancellation(trx, { userId: user.id, subscriptionId: subscription.id, ...why, refund: true, actorId, at: now.toISOString() });
-    await recordActivity(trx, { userId: user.id, actorId, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString(), reason: why.reason }, at: now });
+    await recordActivity(trx, {
+      userId: user.id,
+      staff,
+      kind: 'subscription.cancelled',
+      auditAction: 'subscription.refunded',
+      details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString(), amount: offer.amount.amount, currencyCode: offer.amount.currencyCode, reason: why.reason },
+      at: now,
+    });
     return refundIdsOf(trx, ids);
   });
   for (const { id } of recorded) await deps.refunds.refundNow(id);
@@ -285,9 +294,15 @@ export async function paymentMethodTransaction(deps: ActionDeps, user: UserWithR
   return { transactionId: transaction.id };
 }
 
-/** How the subscription is paid: the method of its latest captured payment, or null before the first. */
+/**
+ * How the subscription is paid: the method of its latest captured payment, or null before the first, and
+ * null without a subscription (issue 48 item 10): a read of what there is answers "nothing" as
+ * `GET /subscription/user` does, where a 404 was logged in the console of every subscription page a user
+ * without one opened (the page asks for both at once). Acting on a missing subscription still answers 404.
+ */
 export async function paymentMethodOf(deps: ActionDeps, user: UserWithRoles): Promise<PaymentMethod | null> {
-  const subscription = await current(deps, user);
+  const subscription = await subscriptionOf(deps.db, user.id, deps.clock.now());
+  if (!subscription) return null;
   const transactions = await callPaddle(deps.paddle, (paddle) =>
     all(paddle.transactions.list({ subscriptionId: [subscription.id], status: ['completed', 'paid'] })),
   );

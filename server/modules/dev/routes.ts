@@ -41,7 +41,7 @@ export const devClockRoutes: FastifyPluginAsyncZod<{ clock: MovableClock }> = as
  * (staff only: it acts on anyone's payment). Only with the stand-in, never in production.
  */
 export const devChargebackRoutes: FastifyPluginAsyncZod<{ standin: { baseUrl: string; apiKey: string }; guards: Guards }> = async (app, { standin, guards }) => {
-  app.post('/dev/chargeback', { onRequest: guards.admin, schema: { body: chargebackRequestSchema, response: { 200: chargebackResponseSchema } } }, async (request) =>
+  app.post('/dev/chargeback', { onRequest: guards.staff, config: { permission: 'billing.refund' }, schema: { body: chargebackRequestSchema, response: { 200: chargebackResponseSchema } } }, async (request) =>
     raiseChargeback(standin, request.body.transactionId, request.body.reverse === true),
   );
 };

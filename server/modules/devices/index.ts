@@ -11,3 +11,4 @@ export const devicesModule: PortalModule = async (app, context) => {
 };
 
 export { releaseSeat, releaseSeatsAboveLimit, seatsOf, type DeviceDeps } from './service.js';
+export { seatCountOf, seatRecordsOf } from './account-data-repo.js';

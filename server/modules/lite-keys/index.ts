@@ -7,3 +7,4 @@ export const liteKeysModule: PortalModule = async (app, context) => {
 };
 
 export { claimLiteKey, type LiteKeyDeps } from './service.js';
+export { liteKeyRecordsOf, liteKeysForSupport } from './account-data-repo.js';

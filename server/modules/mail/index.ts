@@ -14,3 +14,4 @@ export { queueMail } from './jobs.js';
 export { MailRejectedError } from './mailer.js';
 export { outboxMailsTo } from './outbox-repo.js';
 export { appLink, renderMail, type MailKind, type RenderedMail } from './templates.js';
+export { forgetMailTo } from './account-data-repo.js';

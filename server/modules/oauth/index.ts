@@ -24,3 +24,4 @@ export const oauthModule: PortalModule = async (app, context) => {
 
 export { startSocialStandins } from './standins/index.js';
 export type { TestIdentity } from './standins/pages.js';
+export { socialAccountsOf } from './repo.js';

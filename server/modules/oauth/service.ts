@@ -13,6 +13,7 @@ import { type SessionClient, type Sessions } from '../auth/index.js';
 import type { Role } from '../../../contract/users.js';
 import { type UsersRepo, type UserWithRoles, meOf, type BillingFacts } from '../users/index.js';
 import { secondStepFor, type TwoFactorDeps } from '../two-factor/index.js';
+import * as repo from './repo.js';
 import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
 
 /** An authorization request lives this long between the redirect to the provider and its answer. */
@@ -117,18 +118,15 @@ export async function authorize(deps: OAuthDeps, clients: SocialClients, provide
   const codeVerifier = client.randomPKCECodeVerifier();
   const nonce = provider === 'google' ? client.randomNonce() : null;
   const now = deps.clock.now();
-  await deps.db
-    .insertInto('oauth_requests')
-    .values({
-      state_hash: digest(state),
-      provider,
-      redirect_url: redirectUrl,
-      code_verifier: codeVerifier,
-      nonce,
-      expires_at: new Date(now.getTime() + AUTHORIZATION_TTL_SECONDS * 1000).toISOString(),
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await repo.insertRequest(deps.db, {
+    state_hash: digest(state),
+    provider,
+    redirect_url: redirectUrl,
+    code_verifier: codeVerifier,
+    nonce,
+    expires_at: new Date(now.getTime() + AUTHORIZATION_TTL_SECONDS * 1000).toISOString(),
+    created_at: now.toISOString(),
+  });
   const parameters: Record<string, string> = {
     redirect_uri: redirectUrl,
     response_type: 'code',
@@ -153,11 +151,7 @@ async function identify(
   input: CallbackRequest,
   expected: Purpose,
 ): Promise<ProviderIdentity> {
-  const request = await deps.db
-    .deleteFrom('oauth_requests')
-    .where('state_hash', '=', digest(input.state))
-    .returningAll()
-    .executeTakeFirst();
+  const request = await repo.takeRequest(deps.db, digest(input.state));
   if (
     !request ||
     request.provider !== provider ||
@@ -209,16 +203,6 @@ async function identify(
   }
 }
 
-async function linkedUserId(deps: OAuthDeps, provider: SocialProvider, subject: string): Promise<string | undefined> {
-  const row = await deps.db
-    .selectFrom('social_accounts')
-    .select('user_id')
-    .where('provider', '=', provider)
-    .where('subject', '=', subject)
-    .executeTakeFirst();
-  return row?.user_id;
-}
-
 function splitName(name: string | null): { first: string | null; last: string | null } {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0) return { first: null, last: null };
@@ -243,7 +227,7 @@ export async function signIn(
   const existingAccount = async (user: { id: string; roles: Role[] }) =>
     (await secondStepFor(deps.twoFactor, user, { method: provider, remember: false })) ?? { access_token: await signedIn(user), isNewUser: false };
   const identity = await identify(deps, clients, provider, input, 'redirect');
-  const existingId = await linkedUserId(deps, provider, identity.subject);
+  const existingId = await repo.linkedUserId(deps.db, provider, identity.subject);
   if (existingId) {
     const user = await deps.users.findById(existingId);
     if (!user) throw new AppError('UNAUTHORIZED', 401);
@@ -257,10 +241,10 @@ export async function signIn(
   const now = deps.clock.now().toISOString();
   const { first, last } = splitName(identity.name);
   try {
+    // The account, its role, its sign-up's announcement and its link to the provider commit together.
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values({
+      await deps.users.insert(
+        {
           id,
           email,
           password_hash: null,
@@ -272,15 +256,16 @@ export async function signIn(
           language,
           created_at: now,
           updated_at: now,
-        })
-        .execute();
-      await trx.insertInto('user_roles').values({ user_id: id, role: 'user' }).execute();
-      await trx.insertInto('social_accounts').values({ provider, subject: identity.subject, user_id: id, email, created_at: now }).execute();
-      await deps.users.recordSignup(trx, id, new Date(now), { source: provider, method: provider });
+        },
+        ['user'],
+        trx,
+        provider,
+      );
+      await repo.insertLink(trx, { provider, subject: identity.subject, userId: id, email, createdAt: now });
     });
   } catch (error) {
     // The same identity finishing twice at once: the one that lost signs in to what the other created.
-    const winner = await linkedUserId(deps, provider, identity.subject);
+    const winner = await repo.linkedUserId(deps.db, provider, identity.subject);
     const user = winner ? await deps.users.findById(winner) : undefined;
     if (!user) throw new AppError('SOCIAL_EMAIL_IN_USE', 409, { cause: error });
     return existingAccount(user);
@@ -297,18 +282,15 @@ export async function connect(
   input: CallbackRequest,
 ): Promise<Me> {
   const identity = await identify(deps, clients, provider, input, 'connect');
-  const owner = await linkedUserId(deps, provider, identity.subject);
+  const owner = await repo.linkedUserId(deps.db, provider, identity.subject);
   if (owner && owner !== user.id) throw new AppError('SOCIAL_ALREADY_CONNECTED', 409);
   if (!owner) {
     const now = deps.clock.now().toISOString();
     try {
       await deps.db.transaction().execute(async (trx) => {
         // A user has one account per provider: connecting another replaces it.
-        await trx.deleteFrom('social_accounts').where('user_id', '=', user.id).where('provider', '=', provider).execute();
-        await trx
-          .insertInto('social_accounts')
-          .values({ provider, subject: identity.subject, user_id: user.id, email: identity.email, created_at: now })
-          .execute();
+        await repo.deleteLink(trx, user.id, provider);
+        await repo.insertLink(trx, { provider, subject: identity.subject, userId: user.id, email: identity.email, createdAt: now });
       });
     } catch (error) {
       // Someone else linked the same identity in the meantime: the primary key decided.
@@ -323,17 +305,17 @@ export async function connect(
  * first, or they could never sign in again.
  */
 export async function disconnect(deps: OAuthDeps, user: UserWithRoles, provider: SocialProvider): Promise<Me> {
-  const links = await deps.db.selectFrom('social_accounts').select('provider').where('user_id', '=', user.id).execute();
+  const links = await repo.linkedProviders(deps.db, user.id);
   if (!links.some((link) => link.provider === provider)) throw new AppError('SOCIAL_NOT_CONNECTED', 404);
   if (user.password_hash === null && links.length === 1) throw new AppError('SOCIAL_LAST_SIGN_IN_METHOD', 409);
-  await deps.db.deleteFrom('social_accounts').where('user_id', '=', user.id).where('provider', '=', provider).execute();
+  await repo.deleteLink(deps.db, user.id, provider);
   return currentMe(deps, user.id);
 }
 
 /** `POST /auth/facebook/disconnect`: the person proves with Facebook that the linked account is theirs. */
 export async function disconnectFacebook(deps: OAuthDeps, clients: SocialClients, user: UserWithRoles, input: CallbackRequest): Promise<Me> {
   const identity = await identify(deps, clients, 'facebook', input, 'disconnect');
-  if ((await linkedUserId(deps, 'facebook', identity.subject)) !== user.id) throw new AppError('SOCIAL_NOT_CONNECTED', 404);
+  if ((await repo.linkedUserId(deps.db, 'facebook', identity.subject)) !== user.id) throw new AppError('SOCIAL_NOT_CONNECTED', 404);
   return disconnect(deps, user, 'facebook');
 }
 

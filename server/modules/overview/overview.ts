@@ -4,6 +4,7 @@ import type { Money } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import { AppError } from '../../errors.js';
 import { planBuyerOf, type Catalogue, paymentMethodOf, type ActionDeps, subscriptionOf } from '../billing/index.js';
+import { seatCountOf } from '../devices/index.js';
 import { entitlementsOf } from '../entitlements/index.js';
 import type { UserWithRoles } from '../users/index.js';
 
@@ -56,11 +57,7 @@ export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: U
   const [{ entitlement, seatLimit }, subscription, seatsUsed] = await Promise.all([
     entitlementsOf(deps.db, user.id, now),
     subscriptionOf(deps.db, user.id, now),
-    deps.db
-      .selectFrom('seats')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow(),
+    seatCountOf(deps.db, user.id),
   ]);
   const unavailable: Part[] = [];
   const live = subscription !== null && LIVE.has(subscription.status);
@@ -94,7 +91,7 @@ export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: U
     entitlement,
     subscription: summary,
     paymentMethod,
-    seats: { used: Number(seatsUsed.count), limit: seatLimit },
+    seats: { used: seatsUsed, limit: seatLimit },
     licences: entitlement.items.filter((item) => item.kind === 'licence'),
     accessEndsAt: entitlement.accessEndsAt,
     unavailable: unavailable.sort(),

@@ -5,15 +5,24 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import { transactionRetried } from '../../db/retry.js';
 import type { Database } from '../../db/schema.js';
-import { countCurrentPasswordAttempt, RECENT_SIGN_IN_MS, verifyPassword, type AuthSession, type UserWithRoles } from '../users/index.js';
+import {
+  countCurrentPasswordAttempt,
+  countOtherAdmins,
+  deleteAccountRow,
+  RECENT_SIGN_IN_MS,
+  verifyPassword,
+  type AuthSession,
+  type UserWithRoles,
+} from '../users/index.js';
 import { AppError } from '../../errors.js';
 import type { Language } from '../../i18n.js';
 import { type Sessions, type Throttle } from '../auth/index.js';
-import { liveSubscriptions, rememberSubscription } from '../billing/index.js';
+import { customerIdOf, liveSubscriptions, rememberSubscription } from '../billing/index.js';
+import { seatCountOf } from '../devices/index.js';
 import { type EventBus } from '../events/index.js';
 import { type JobQueue } from '../jobs/index.js';
 import { forgetActivity, recordActivity } from '../activity/index.js';
-import { queueMail, renderMail } from '../mail/index.js';
+import { forgetMailTo, queueMail, renderMail } from '../mail/index.js';
 
 export interface DeletionDeps {
   db: Kysely<Database>;
@@ -41,11 +50,10 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
   await confirmIdentity(deps, user, session, input.password);
   const now = deps.clock.now();
   if (user.roles.includes('admin')) {
-    const admins = await deps.db.selectFrom('user_roles').select('user_id').where('role', '=', 'admin').where('user_id', '!=', user.id).execute();
-    if (admins.length === 0) throw new AppError('LAST_ADMIN', 409);
+    if ((await countOtherAdmins(deps.db, user.id)) === 0) throw new AppError('LAST_ADMIN', 409);
   }
 
-  const customer = await deps.db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
+  const customerId = await customerIdOf(deps.db, user.id);
   for (const subscription of await liveSubscriptions(deps.db, user.id)) {
     const cancelled = await callPaddle(
       deps.paddle,
@@ -61,10 +69,10 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
     );
     await rememberSubscription(deps.db, cancelled);
   }
-  if (customer) {
+  if (customerId) {
     // Paddle keeps the invoices the law requires; the person's name and email on them are replaced.
     await callPaddle(deps.paddle, (paddle) =>
-      paddle.customers.update(customer.provider_customer_id, { name: null, email: `deleted-${randomBytes(8).toString('hex')}@example.com` }),
+      paddle.customers.update(customerId, { name: null, email: `deleted-${randomBytes(8).toString('hex')}@example.com` }),
     );
   }
 
@@ -73,19 +81,16 @@ export async function deleteOwnAccount(deps: DeletionDeps, user: UserWithRoles, 
   // A webhook may hold a row that hangs on the user while it waits for the user's row: run again if PostgreSQL
   // breaks that deadlock by failing this side.
   await transactionRetried(deps.db, async (trx) => {
-    const seats = await trx.selectFrom('seats').select('id').where('user_id', '=', user.id).execute();
-    await trx.deleteFrom('outbox').where('to_address', '=', user.email).execute();
-    // Sign-in, reset and code counters are keyed by the email address ('_' in LIKE matches any character,
-    // so the candidates are read and only the exact ones removed).
-    const counters = await trx.selectFrom('throttles').select('key').where('key', 'like', `%${user.email}%`).execute();
-    const personal = counters.map((row) => row.key).filter((key) => key.split(':').includes(user.email));
-    if (personal.length > 0) await trx.deleteFrom('throttles').where('key', 'in', personal).execute();
-    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    const seats = await seatCountOf(trx, user.id);
+    await forgetMailTo(trx, user.email);
+    // Sign-in, reset and code counters are keyed by the email address.
+    await deps.throttle.forgetAddress(user.email, trx);
+    await deleteAccountRow(trx, user.id);
     await forgetActivity(trx, user.id);
     await recordActivity(trx, {
       userId: user.id,
       kind: 'account.deleted',
-      details: { registeredAt: new Date(user.created_at).toISOString(), seatsReleased: seats.length, subscriptionsCancelled: true },
+      details: { registeredAt: new Date(user.created_at).toISOString(), seatsReleased: seats, subscriptionsCancelled: true },
       at: now,
     });
     await queueMail(trx, now, user.email, renderMail('accountDeleted', language, { name: user.first_name ?? '' }));
@@ -100,6 +105,6 @@ async function confirmIdentity(deps: DeletionDeps, user: UserWithRoles, session:
     if (!password || !(await verifyPassword(user.password_hash, password))) throw new AppError('WRONG_PASSWORD', 403);
     return;
   }
-  const row = await deps.db.selectFrom('sessions').select('created_at').where('id', '=', session.id).executeTakeFirst();
-  if (!row || deps.clock.now().getTime() - Date.parse(row.created_at) > RECENT_SIGN_IN_MS) throw new AppError('REAUTHENTICATION_REQUIRED', 403);
+  const startedAt = await deps.sessions.startedAt(session.id);
+  if (startedAt === undefined || deps.clock.now().getTime() - Date.parse(startedAt) > RECENT_SIGN_IN_MS) throw new AppError('REAUTHENTICATION_REQUIRED', 403);
 }

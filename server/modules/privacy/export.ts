@@ -1,6 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { activityForExport } from '../activity/index.js';
+import { usageRecordsOf } from '../analytics/index.js';
+import { sessionRecordsOf } from '../auth/index.js';
+import { billingRecordsOf } from '../billing/index.js';
+import { couponRecordsOf } from '../coupons/index.js';
+import { seatRecordsOf } from '../devices/index.js';
+import { licenceRecordsOf } from '../licensing/index.js';
+import { liteKeyRecordsOf } from '../lite-keys/index.js';
+import { socialAccountsOf } from '../oauth/index.js';
+import { downloadsOf } from '../releases/index.js';
+import { twoFactorRecordsOf } from '../two-factor/index.js';
 import type { UserWithRoles } from '../users/index.js';
 
 /** Everything the portal stores about one user, table by table (issue 17; GDPR article 20). */
@@ -29,38 +40,27 @@ export interface DataExport {
 }
 
 /**
- * `GET /users/me/export`: one JSON document with every row the portal keeps about the caller. Secrets
- * are left out (password and token digests, device token digests); everything else is as stored.
+ * `GET /users/me/export`: one JSON document with every row the portal keeps about the caller, each asked
+ * of the module that keeps it. Secrets are left out (password and token digests, device token digests,
+ * the second factor's secrets); everything else is as stored.
  */
 export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }, user: UserWithRoles): Promise<DataExport> {
   const { db } = deps;
   const id = user.id;
-  const [social, sessions, customer, subscriptions, transactions, refunds, licences, passes, seats, coupons, liteKeys, downloads, usageSessions, usageExports, launches, activity, totp, recoveryCodes, passkeys] =
-    await Promise.all([
-      db.selectFrom('social_accounts').select(['provider', 'email', 'created_at']).where('user_id', '=', id).execute(),
-      db
-        .selectFrom('sessions')
-        .select(['id', 'method', 'second_factor', 'created_at', 'last_active_at', 'expires_at', 'ended_at', 'ended_reason', 'browser', 'os', 'address'])
-        .where('user_id', '=', id)
-        .execute(),
-      db.selectFrom('billing_customers').select('provider_customer_id').where('user_id', '=', id).executeTakeFirst(),
-      db.selectFrom('subscriptions').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('transactions').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('refunds').select(['transaction_id', 'reason', 'status', 'amount', 'currency_code', 'created_at']).where('user_id', '=', id).execute(),
-      db.selectFrom('licences').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('access_passes').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('seats').select(['id', 'name', 'computer_id', 'activated_at', 'last_login_at', 'channel']).where('user_id', '=', id).execute(),
-      db.selectFrom('coupon_redemptions').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('lite_keys').select(['key', 'channel', 'claimed_at']).where('claimed_by', '=', id).execute(),
-      db.selectFrom('downloads').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('analytics_sessions').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('analytics_exports').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('analytics_launches').selectAll().where('user_id', '=', id).execute(),
-      db.selectFrom('activity_log').select(['kind', 'actor_id', 'details', 'created_at']).where('user_id', '=', id).orderBy('created_at').orderBy('id').execute(),
-      db.selectFrom('two_factor_totp').select(['confirmed_at', 'created_at']).where('user_id', '=', id).executeTakeFirst(),
-      db.selectFrom('recovery_codes').select(['created_at', 'used_at']).where('user_id', '=', id).orderBy('created_at').execute(),
-      db.selectFrom('passkeys').select(['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at']).where('user_id', '=', id).orderBy('created_at').execute(),
-    ]);
+  // Each module gives what it keeps about the account; all of it is asked at once.
+  const [social, sessions, billing, licences, coupons, seats, liteKeys, downloads, usage, activity, twoFactor] = await Promise.all([
+    socialAccountsOf(db, id),
+    sessionRecordsOf(db, id),
+    billingRecordsOf(db, id),
+    licenceRecordsOf(db, id),
+    couponRecordsOf(db, id),
+    seatRecordsOf(db, id),
+    liteKeyRecordsOf(db, id),
+    downloadsOf(db, id),
+    usageRecordsOf(db, id),
+    activityForExport(db, id),
+    twoFactorRecordsOf(db, id),
+  ]);
   const { password_hash: passwordHash, tokens_valid_after: _tokensValidAfter, roles, google_links: _google, facebook_links: _facebook, ...profile } = user;
   return {
     exportedAt: deps.clock.now().toISOString(),
@@ -72,22 +72,22 @@ export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }
       social: social.map((row) => ({ provider: row.provider, email: row.email, connectedAt: row.created_at })),
     },
     twoFactor: {
-      totp: totp ? { confirmedAt: totp.confirmed_at } : null,
-      recoveryCodes: recoveryCodes.map((row) => ({ createdAt: row.created_at, usedAt: row.used_at })),
-      passkeys,
+      totp: twoFactor.totp ? { confirmedAt: twoFactor.totp.confirmed_at } : null,
+      recoveryCodes: twoFactor.recoveryCodes.map((row) => ({ createdAt: row.created_at, usedAt: row.used_at })),
+      passkeys: twoFactor.passkeys,
     },
     sessions,
-    billing: { customerId: customer?.provider_customer_id ?? null },
-    subscriptions,
-    transactions: transactions.map((row) => ({ ...row, items: JSON.parse(row.items) as unknown })),
-    refunds,
+    billing: { customerId: billing.customerId },
+    subscriptions: billing.subscriptions,
+    transactions: billing.transactions.map((row) => ({ ...row, items: JSON.parse(row.items) as unknown })),
+    refunds: billing.refunds,
     licences,
-    accessPasses: passes,
+    accessPasses: coupons.accessPasses,
     devices: seats,
-    coupons,
+    coupons: coupons.redemptions,
     liteKeys,
     downloads,
-    usage: { sessions: usageSessions, exports: usageExports, launches },
+    usage: { sessions: usage.sessions, exports: usage.exports, launches: usage.launches },
     activity: activity.map((row) => ({ ...row, details: JSON.parse(row.details) as unknown })),
   };
 }

@@ -8,3 +8,4 @@ export const releasesModule: PortalModule = async (app, context) => {
 
 export { latestReleases, seedReleases, SEED_RELEASES } from './service.js';
 export { buildOfVersion, buildsOfRelease, currentRelease } from './builds-repo.js';
+export { downloadsOf } from './account-data-repo.js';

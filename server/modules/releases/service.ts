@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { PLATFORMS, type Platform, type Release, type releaseCreateSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { recordStaffAction, type StaffActor } from '../activity/index.js';
 import { markFirstDownload } from '../users/index.js';
 import { insertDownload, insertMissingReleases, releasesPublishedBy, upsertRelease, type ReleaseRow } from './repo.js';
 
@@ -58,9 +59,14 @@ export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock 
 }
 
 /** `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date. */
-export async function addRelease(db: Kysely<Database>, input: z.infer<typeof releaseCreateSchema>): Promise<Release> {
+export async function addRelease(deps: { db: Kysely<Database>; clock: Clock }, input: z.infer<typeof releaseCreateSchema>, staff: StaffActor): Promise<Release> {
   const published_at = new Date(input.publishedAt).toISOString();
-  return toRelease(await upsertRelease(db, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at }));
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await upsertRelease(trx, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at });
+    // Issue 47: what every customer downloads next; the audit log keeps who published it.
+    await recordStaffAction(trx, { actor: staff, action: 'release.created', subjectId: null, details: { release: input.release, version: input.version, platform: input.platform }, at: deps.clock.now() });
+    return toRelease(row);
+  });
 }
 
 /**

@@ -42,8 +42,8 @@ export async function confirmOwner(deps: TwoFactorDeps, user: UserWithRoles, ses
     if (!(await takeTotpCode(deps, user.id, proof.code))) throw wrongCode();
     return;
   }
-  const row = await deps.db.selectFrom('sessions').select('created_at').where('id', '=', session.id).executeTakeFirst();
-  if (!row || deps.clock.now().getTime() - Date.parse(row.created_at) > RECENT_SIGN_IN_MS) throw new AppError('REAUTHENTICATION_REQUIRED', 403);
+  const startedAt = await deps.sessions.startedAt(session.id);
+  if (startedAt === undefined || deps.clock.now().getTime() - Date.parse(startedAt) > RECENT_SIGN_IN_MS) throw new AppError('REAUTHENTICATION_REQUIRED', 403);
 }
 
 /** `GET /users/me/two-factor`. */

@@ -23,3 +23,4 @@ export const twoFactorModule: PortalModule = async (app, context) => {
 
 export { secondStepFor, pruneTwoFactor, CHALLENGE_TTL_MS, CHALLENGE_MAX_TRIES, type FirstStep } from './sign-in.js';
 export type { TwoFactorDeps } from './deps.js';
+export { twoFactorRecordsOf } from './repo.js';

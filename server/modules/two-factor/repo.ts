@@ -3,11 +3,15 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, PasskeysTable, SignInChallengesTable, WebauthnCeremoniesTable } from '../../db/schema.js';
 
 /**
- * The second factor's SQL (issue 44). Every change that adds or removes a factor runs in one transaction
- * that first locks the account's row (`lockAccount`) and ends with `syncFactorFlag`, so `users.two_factor_enabled`
- * always says what the factor tables hold, however many requests change them at once. Single-use things
- * (a TOTP time step, a recovery code, a challenge, a ceremony, a passkey's counter) are taken with one
- * conditional UPDATE each: of two requests presenting the same one, exactly one changes the row.
+ * The second factor's SQL (issue 44): its tables (`two_factor_totp`, `recovery_codes`, `passkeys`,
+ * `sign_in_challenges`, `webauthn_ceremonies`) and one column of the account's row,
+ * `users.two_factor_enabled`, which only this module writes: the per-request read of the account carries
+ * it, and it says what the factor tables hold. Every change that adds or removes a factor runs in one
+ * transaction that first locks the account's row (`lockAccount`, a no-op update of that column) and ends
+ * with `syncFactorFlag`, so the flag always says what the tables hold, however many requests change them
+ * at once. Single-use things (a TOTP time step, a recovery code, a challenge, a ceremony, a passkey's
+ * counter) are taken with one conditional UPDATE each: of two requests presenting the same one, exactly
+ * one changes the row.
  */
 
 type Db = Kysely<Database>;
@@ -299,4 +303,14 @@ export async function claimCeremony(db: Db, id: string, purpose: WebauthnCeremon
 export async function pruneEnded(db: Db, before: string): Promise<void> {
   await db.deleteFrom('sign_in_challenges').where('expires_at', '<', before).execute();
   await db.deleteFrom('webauthn_ceremonies').where('expires_at', '<', before).execute();
+}
+
+/** The account's second factor as the data export gives it: no secrets, digests or public keys (issue 17). */
+export async function twoFactorRecordsOf(db: Db, userId: string) {
+  const [totp, recoveryCodes, passkeys] = await Promise.all([
+    db.selectFrom('two_factor_totp').select(['confirmed_at', 'created_at']).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('recovery_codes').select(['created_at', 'used_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+    db.selectFrom('passkeys').select(['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at']).where('user_id', '=', userId).orderBy('created_at').execute(),
+  ]);
+  return { totp, recoveryCodes, passkeys };
 }

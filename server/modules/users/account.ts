@@ -14,6 +14,7 @@ import { assertAcceptablePassword, countCurrentPasswordAttempt, hashPassword, ve
 import { z } from 'zod';
 import { type JobHandler, type JobQueue } from '../jobs/index.js';
 import { queueMail, appLink, renderMail } from '../mail/index.js';
+import type { PasswordResetsRepo } from './password-resets-repo.js';
 import type { AuthSession, UsersRepo, UserWithRoles } from './repo.js';
 import { recordActivity } from '../activity/index.js';
 import { meOf, type BillingFacts } from './service.js';
@@ -24,6 +25,7 @@ const FORGOT: ThrottleRule = { limit: 5, windowSeconds: 3600 };
 export interface AccountDeps {
   db: Kysely<Database>;
   users: UsersRepo;
+  resets: PasswordResetsRepo;
   sessions: Sessions;
   offlineTokens: OfflineTokens;
   throttle: Throttle;
@@ -84,17 +86,13 @@ export function passwordResetJob(deps: AccountDeps): JobHandler {
     });
     // The link, its mail and this job's end commit together: run again after a crash, it makes no second link.
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('password_resets')
-        .values({
-          id: randomUUID(),
-          user_id: user.id,
-          token_hash: digest(token),
-          expires_at: new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000).toISOString(),
-          used_at: null,
-          created_at: now.toISOString(),
-        })
-        .execute();
+      await deps.resets.insert(trx, {
+        id: randomUUID(),
+        userId: user.id,
+        tokenHash: digest(token),
+        expiresAt: new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000).toISOString(),
+        createdAt: now.toISOString(),
+      });
       await queueMail(trx, now, user.email, mail);
       await context.markDone(trx);
     });
@@ -103,7 +101,7 @@ export function passwordResetJob(deps: AccountDeps): JobHandler {
 }
 
 async function usableReset(deps: AccountDeps, token: string) {
-  const row = await deps.db.selectFrom('password_resets').selectAll().where('token_hash', '=', digest(token)).executeTakeFirst();
+  const row = await deps.resets.byTokenHash(digest(token));
   if (!row || row.used_at !== null || new Date(row.expires_at) <= deps.clock.now()) return undefined;
   return row;
 }
@@ -117,21 +115,10 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
   await assertAcceptablePassword(newPassword);
   const row = await usableReset(deps, token);
   if (!row) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
-  const claimed = await deps.db
-    .updateTable('password_resets')
-    .set({ used_at: deps.clock.now().toISOString() })
-    .where('id', '=', row.id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
+  if (!(await deps.resets.claim(row.id, deps.clock.now().toISOString()))) throw new AppError('INVALID_PASSWORD_TOKEN', 400);
   await endOtherSessions(deps, row.user_id, await hashPassword(newPassword), null, { kind: 'password.reset' });
   // Other links of the same account die with this one.
-  await deps.db
-    .updateTable('password_resets')
-    .set({ used_at: deps.clock.now().toISOString() })
-    .where('user_id', '=', row.user_id)
-    .where('used_at', 'is', null)
-    .execute();
+  await deps.resets.useUpAll(row.user_id, deps.clock.now().toISOString());
   return { ok: true };
 }
 

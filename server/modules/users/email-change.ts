@@ -13,7 +13,8 @@ import { queueMail, appLink, renderMail } from '../mail/index.js';
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import { meOf, type BillingFacts } from './service.js';
 import { recordActivity } from '../activity/index.js';
-import { checkCode, type EmailChangesRepo } from './verifications.js';
+import type { EmailChangesRepo } from './email-changes-repo.js';
+import { checkCode } from './mailed-codes.js';
 
 /** How long the code mailed to the new address works. */
 export const EMAIL_CHANGE_TTL_SECONDS = 3600;
@@ -102,11 +103,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, user: UserWithRo
       // Two confirms at once: the first claims the change, the other answers like a used code.
       if (!(await deps.changes.claim(trx, user.id, at))) throw new AppError('INVALID_VERIFICATION_CODE', 400);
       // The code proved the new address, so a not yet verified account is verified by it too.
-      await trx
-        .updateTable('users')
-        .set({ email: pending.new_email, email_verified_at: user.email_verified_at ?? at, updated_at: at })
-        .where('id', '=', user.id)
-        .execute();
+      await deps.users.changeEmail(trx, user.id, { email: pending.new_email, verifiedAt: user.email_verified_at ?? at }, at);
       const notice = renderMail('emailChanged', language, {
         name: user.first_name ?? user.email,
         email: pending.new_email,

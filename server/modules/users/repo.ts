@@ -1,10 +1,9 @@
 import { sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Role } from '../../../contract/users.js';
 
-import type { Db } from '../../db/index.js';
+import type { Db, Dialect } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
 import { recordActivity } from '../activity/index.js';
-import { SIGNED_UP_JOB } from '../analytics/index.js';
 import { enqueue } from '../jobs/index.js';
 
 export interface UserWithRoles extends UserRow {
@@ -74,6 +73,9 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
     facebook_links: Number(row.facebook_links),
   };
 }
+
+/** The job a new account queues in the transaction that creates it; the analytics module counts the sign-up. */
+export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**
@@ -156,12 +158,13 @@ export class UsersRepo {
 
   /**
    * Inserts the user and its roles in one transaction (the caller's, when it has more to commit with
-   * them), and announces the sign-up (for analytics) in it.
+   * them), and announces the sign-up (for analytics) in it. `method` is how the account signs in, for its
+   * timeline: a password unless the caller names another (a Google or Facebook account has none).
    */
-  async insert(user: NewUser, roles: Role[], within?: Transaction<Database>): Promise<void> {
+  async insert(user: NewUser, roles: Role[], within?: Transaction<Database>, method: string | null = user.password_hash ? 'password' : null): Promise<void> {
     const write = async (trx: Transaction<Database>) => {
       await trx.insertInto('users').values(user).execute();
-      await this.recordSignup(trx, user.id, new Date(user.created_at), { source: user.signup_source ?? null, method: user.password_hash ? 'password' : null });
+      await this.recordSignup(trx, user.id, new Date(user.created_at), { source: user.signup_source ?? null, method });
       if (roles.length > 0) {
         await trx
           .insertInto('user_roles')
@@ -178,14 +181,14 @@ export class UsersRepo {
    * it from there (server/modules/analytics/jobs.ts), so an account and its count never part. The
    * account's timeline starts here too.
    */
-  async recordSignup(trx: Transaction<Database>, userId: string, at: Date, how: { source: string | null; method: string | null }): Promise<void> {
+  private async recordSignup(trx: Transaction<Database>, userId: string, at: Date, how: { source: string | null; method: string | null }): Promise<void> {
     await enqueue(trx, at, { kind: SIGNED_UP_JOB, payload: { userId, at: at.toISOString() } });
     await recordActivity(trx, { userId, kind: 'account.registered', details: how, at });
   }
 
   /** Deletes the user; roles, sessions and pending verifications go with it (foreign keys cascade). */
   async remove(userId: string): Promise<void> {
-    await this.db.deleteFrom('users').where('id', '=', userId).execute();
+    await deleteAccountRow(this.db, userId);
   }
 
   async countWithRole(role: Role): Promise<number> {
@@ -197,6 +200,11 @@ export class UsersRepo {
     return Number(row.n);
   }
 
+  /** A proven new sign-in address (and the account verified by that proof), in the change's transaction. */
+  async changeEmail(trx: Transaction<Database>, userId: string, change: { email: string; verifiedAt: string }, at: string): Promise<void> {
+    await trx.updateTable('users').set({ email: change.email, email_verified_at: change.verifiedAt, updated_at: at }).where('id', '=', userId).execute();
+  }
+
   async update(
     userId: string,
     changes: Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone' | 'newsletter' | 'language' | 'country' | 'coupon_code' | 'password_hash' | 'tokens_valid_after'>>,
@@ -204,4 +212,66 @@ export class UsersRepo {
   ): Promise<void> {
     await this.db.updateTable('users').set({ ...changes, updated_at: at }).where('id', '=', userId).execute();
   }
+}
+
+/*
+ * Statements other modules run on the accounts, each in the caller's transaction when it passes one (a
+ * Kysely transaction is a Kysely too): the account's deletion, the roles an admin changes, who to mail.
+ */
+
+/** Deletes the account's row; everything that hangs on it by a cascading foreign key goes with it. */
+export async function deleteAccountRow(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+/** Whether the account exists. */
+export async function accountExists(db: Kysely<Database>, userId: string): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+}
+
+/** When the account was registered; undefined when there is no such account. */
+export async function registeredAt(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst())?.created_at;
+}
+
+/** Who to mail about an account (its address, first name and language); undefined when there is none. */
+export async function recipientOf(db: Kysely<Database>, userId: string): Promise<{ email: string; first_name: string | null; language: string } | undefined> {
+  return db.selectFrom('users').select(['email', 'first_name', 'language']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** The sign-in addresses of the given accounts that still exist, by id (a timeline names its admins so). */
+export async function emailsOf(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...userIds]).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+/** The account's roles as stored, sorted (none for an unknown account). */
+export async function rolesIn(db: Kysely<Database>, userId: string): Promise<Role[]> {
+  return (await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute()).map((row) => row.role as Role).sort();
+}
+
+/** Sets the account's roles to exactly `roles`, in the caller's transaction. */
+export async function replaceRoles(trx: Transaction<Database>, userId: string, roles: Role[]): Promise<void> {
+  await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('user_roles')
+    .values(roles.map((role) => ({ user_id: userId, role })))
+    .execute();
+}
+
+/** How many accounts besides `except` hold the admin role (a read, no lock: the account's own deletion asks first). */
+export async function countOtherAdmins(db: Kysely<Database>, except: string): Promise<number> {
+  return (await db.selectFrom('user_roles').select('user_id').where('role', '=', 'admin').where('user_id', '!=', except).execute()).length;
+}
+
+/**
+ * How many admins remain besides `except`, with the admin rows locked until the transaction ends on
+ * PostgreSQL (SQLite runs one write transaction at a time), so two admins demoting or deleting each other
+ * at once cannot leave none.
+ */
+export async function lockOtherAdmins(trx: Transaction<Database>, dialect: Dialect, except: string): Promise<number> {
+  let query = trx.selectFrom('user_roles').select('user_id').where('role', '=', 'admin');
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.execute()).filter((row) => row.user_id !== except).length;
 }

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { paths } from '../../routing/paths.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
@@ -32,7 +33,7 @@ export function PastDueBanner() {
       sx={{ mb: 2 }}
       data-testid="past-due-banner"
       action={
-        <Button color="inherit" size="small" component={RouterLink} to={localize('/account/payment-options')}>
+        <Button color="inherit" size="small" component={RouterLink} to={localize(paths.paymentOptions)}>
           {t('pages.pastDue.update')}
         </Button>
       }

@@ -5,6 +5,7 @@ import { lazy, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Overview } from '../../../contract/overview.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { errorText } from '../../../providers/errors.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { PageCard } from '../../components/PageCard.js';
@@ -52,7 +53,7 @@ export default function Home({ titleKey }: { titleKey: string }) {
           </Box>
         </Box>
       ) : query.isError ? (
-        <Alert severity="error">{query.error.message || t('errors.DEFAULT')}</Alert>
+        <Alert severity="error">{errorText(t, query.error)}</Alert>
       ) : (
         <FullPageSpinner />
       )}

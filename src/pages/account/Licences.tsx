@@ -22,6 +22,8 @@ import { useOpenInvoice } from '../../data/useApiAction.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
 import { useRecordDownload } from '../../licensing/useRecordDownload.js';
 import type { LicenceReturn } from '../../billing/types.js';
+import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * Spec section 9: a bought licence can be returned for a full refund within 14 days. The server says until
@@ -40,6 +42,7 @@ export function returnableNow(licence: Pick<PerpetualLicence, 'returnableUntil' 
  * `licences`, `seats`, `subscription`).
  */
 export default function LicencesPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const licenceList = useList<PerpetualLicence, DataError>({ resource: 'licences', pagination: { mode: 'off' } });
@@ -49,7 +52,7 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
   const [returning, setReturning] = useState<PerpetualLicence | null>(null);
   const recordDownload = useRecordDownload();
   const openInvoice = useOpenInvoice();
-  const busy = returningNow.isPending;
+  const busy = readOnly || returningNow.isPending;
 
   const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
   const nameOf = (licence: PerpetualLicence) => licence.productName ?? (licence.release ? t('pages.licences.releaseName', { release: licence.release }) : t('app.title'));
@@ -107,14 +110,14 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
                   ? t('pages.licences.nextCharge', { date: date(live.nextBilledAt) })
                   : ''}
             </Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.subscription)}>
               {t('pages.choosePlan.manage')}
             </Button>
           </>
         ) : (
           <>
             <Typography>{t('pages.licences.noSubscription')}</Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/account/subscription/choose-plan')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.choosePlan)}>
               {t('pages.subscription.choosePlan')}
             </Button>
           </>
@@ -127,14 +130,14 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
         </Typography>
         <Typography sx={{ mb: 2 }} data-testid="licences-seats">
           {t('pages.deviceManager.usage', { used: seats.seats.length, limit: seats.limit })} ·{' '}
-          <Link component={RouterLink} to={localize('/account/device-manager')}>
+          <Link component={RouterLink} to={localize(paths.deviceManager)}>
             {t('pages.licences.manageDevices')}
           </Link>
         </Typography>
         {licences.length === 0 ? (
           <>
             <Typography>{t('pages.licences.empty')}</Typography>
-            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize('/perpetual')}>
+            <Button sx={{ mt: 1, px: 0 }} component={RouterLink} to={localize(paths.perpetualProducts)}>
               {t('pages.licences.shop')}
             </Button>
           </>

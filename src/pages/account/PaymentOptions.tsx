@@ -12,6 +12,8 @@ import { listenToPaddle, loadPaddle, useCheckoutOverlay } from '../../billing/pa
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/payment-options` (spec section 2): how the subscription is paid, and a new card or PayPal
@@ -20,6 +22,7 @@ import { PageCard } from '../../components/PageCard.js';
  * `payment-method`), with no timed refresh.
  */
 export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const { open: notify } = useNotification();
@@ -71,7 +74,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
       {!subscription ? (
         <>
           <Typography sx={{ mb: 2 }}>{t('pages.paymentOptions.none')}</Typography>
-          <Button component={RouterLink} to={localize('/account/subscription/choose-plan')} variant="contained">
+          <Button component={RouterLink} to={localize(paths.choosePlan)} variant="contained">
             {t('pages.subscription.choosePlan')}
           </Button>
         </>
@@ -93,7 +96,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
             {t('pages.prices.updateCardText')}
             {` ${t(subscription.status === 'past_due' ? 'pages.prices.updateCardPastDue' : 'pages.prices.updateCardFree')}`}
           </Typography>
-          <Button variant="contained" aria-describedby="update-card-title" onClick={() => void update()}>
+          <Button variant="contained" aria-describedby="update-card-title" disabled={readOnly} onClick={() => void update()}>
             {t('pages.prices.updateCard')}
           </Button>
         </>

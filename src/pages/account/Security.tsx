@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { TwoFactorStatus } from '../../../contract/two-factor.js';
 import type { Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/errors.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { PageCard } from '../../components/PageCard.js';
-import { errorKeyOf } from '../../data/useApiAction.js';
 import { useReloadUser } from '../../data/useCurrentUser.js';
 import type { PageProps } from '../index.js';
 import { Section } from './profile/Section.js';
@@ -15,6 +15,7 @@ import { EnrolmentNotice } from './security/EnrolmentNotice.js';
 import { PasskeysSection } from './security/Passkeys.js';
 import { proofFor } from './security/proof.js';
 import { SessionsSection } from './security/Sessions.js';
+import { SupportViews } from './security/SupportViews.js';
 import './security/texts.js';
 import { TwoStepSection } from './security/TwoStep.js';
 
@@ -41,7 +42,7 @@ export default function SecurityPage({ titleKey }: PageProps) {
       {me && <EnrolmentNotice required={me.twoFactorEnrolmentRequired} />}
       <Section title={t('security:twoStep.title')}>
         {query.isError ? (
-          <ErrorAlert messageKey={errorKeyOf(query.error)} />
+          <ErrorAlert messageKey={messageKeyOf(query.error)} />
         ) : status && me ? (
           <TwoStepSection status={status} email={me.email} proof={proof} onChanged={onChanged} />
         ) : (
@@ -55,9 +56,14 @@ export default function SecurityPage({ titleKey }: PageProps) {
           and that refusal sends the tab to this page: asked for here meanwhile, it remounted the page, setup and
           all, again and again. */}
       {me && !me.twoFactorEnrolmentRequired && (
-        <Section title={t('security:sessions.title')}>
-          <SessionsSection />
-        </Section>
+        <>
+          <Section title={t('security:sessions.title')}>
+            <SessionsSection />
+          </Section>
+          <Section title={t('pages.security.views.title')}>
+            <SupportViews />
+          </Section>
+        </>
       )}
     </PageCard>
   );

@@ -1,14 +1,15 @@
-import { useCustomMutation } from '@refinedev/core';
-import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useCustom } from '@refinedev/core';
+import { useEffect } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import type { Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/errors.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { readCallback, type SocialProvider } from '../../components/social.js';
-import { errorKeyOf } from '../../data/useApiAction.js';
 import { useRememberUser } from '../../data/useCurrentUser.js';
 import { splitLocale } from '../../routing/locale.js';
+import { paths } from '../../routing/paths.js';
 
 /** What the profile shows after coming back from a provider. */
 export interface SocialNotice {
@@ -17,43 +18,62 @@ export interface SocialNotice {
   messageKey?: string;
 }
 
-const consumed = new Set<string>();
-
 /**
  * `google/connect`, `facebook/connect` and `facebook/disconnect`: the provider sent a signed-in user back.
  * The code links (or, proven once more, unlinks) the provider account, then the profile says how it went.
+ *
+ * The page exists to do that one thing on arrival (the person's action was "Connect" on the profile, before
+ * the provider's pages). The server takes it as a POST (it changes the account and spends the provider's
+ * one-time code; a GET would be repeated by whatever prefetches or retries reads), so it is asked as a
+ * query of the address: Refine's useCustom, keyed by the code, sent once and never again while the
+ * session's queries live (no retry, no refetch), where an effect fired a mutation and a set of codes already
+ * sent kept a remount from sending it twice.
  */
 export default function SocialAccount() {
   const { localize } = useLocale();
   const navigate = useNavigate();
   const location = useLocation();
   const remember = useRememberUser();
-  const { mutateAsync } = useCustomMutation<Me, DataError>();
-  const send = useRef(mutateAsync);
-  send.current = mutateAsync;
   const [, provider, purpose] = splitLocale(location.pathname).path.split('/') as [string, SocialProvider, 'connect' | 'disconnect'];
+  const { error: providerError, ...callback } = readCallback(location.search);
+  const refused =
+    providerError || !callback.code ? (providerError === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED') : null;
 
-  useEffect(() => {
-    const callback = readCallback(location.search);
-    const back = (notice: SocialNotice) => void navigate(localize('/account/profile'), { replace: true, state: { social: notice } });
-    if (callback.error || !callback.code) {
-      back({ provider, messageKey: callback.error === 'access_denied' ? 'SOCIAL_DENIED' : provider === 'facebook' ? 'FACEBOOK_CALLBACK_ERROR' : 'SOCIAL_SIGN_IN_FAILED' });
-      return;
-    }
-    if (consumed.has(callback.state)) return;
-    consumed.add(callback.state);
-    const { error: _error, ...answer } = callback;
-    const body = { ...answer, redirectUrl: `${window.location.origin}${location.pathname}` };
-    const url = purpose === 'connect' ? `/auth/${provider}/connect` : '/auth/facebook/disconnect';
+  const { query } = useCustom<Me, DataError>({
+    url: purpose === 'connect' ? `/auth/${provider}/connect` : '/auth/facebook/disconnect',
+    method: 'post',
+    config: { payload: { ...callback, redirectUrl: `${window.location.origin}${location.pathname}` } },
     // The profile says how it went, so no notification here.
-    send.current({ url, method: 'post', values: body, errorNotification: false }).then(
-      async ({ data: user }) => {
-        await remember(user);
-        back({ provider, done: purpose === 'connect' ? 'connected' : 'disconnected' });
-      },
-      (error: unknown) => back({ provider, messageKey: errorKeyOf(error) }),
-    );
-  }, [remember, location.pathname, location.search, localize, navigate, provider, purpose]);
+    errorNotification: false,
+    queryOptions: {
+      enabled: refused === null,
+      retry: false,
+      staleTime: Infinity,
+      gcTime: Infinity,
+      refetchOnMount: false,
+      refetchOnWindowFocus: false,
+      refetchOnReconnect: false,
+    },
+  });
+  const user = query.isSuccess ? query.data.data : null;
 
+  // The answer carries the user with the provider linked (or unlinked): the session's user from now on, then
+  // the profile, which shows it.
+  useEffect(() => {
+    if (!user) return undefined;
+    let current = true;
+    const notice: SocialNotice = { provider, done: purpose === 'connect' ? 'connected' : 'disconnected' };
+    const onward = () => current && void navigate(localize(paths.profile), { replace: true, state: { social: notice } });
+    void remember(user).then(onward, onward);
+    return () => {
+      current = false;
+    };
+  }, [user, remember, navigate, localize, provider, purpose]);
+
+  const messageKey = refused ?? (query.isError ? messageKeyOf(query.error) : null);
+  if (messageKey !== null) {
+    const notice: SocialNotice = { provider, messageKey };
+    return <Navigate to={localize(paths.profile)} replace state={{ social: notice }} />;
+  }
   return <FullPageSpinner />;
 }

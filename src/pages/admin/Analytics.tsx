@@ -45,7 +45,7 @@ export default function AnalyticsPage({ titleKey }: PageProps) {
 }
 
 function Dashboard({ channel, extent }: { channel: Channel; extent: Extent }) {
-  const { input, change, problems, filters, preset, pickPreset } = useAnalyticsFilters(FILTER_OPTIONS, extent);
+  const { register, change, problems, filters, pending, preset, pickPreset } = useAnalyticsFilters(FILTER_OPTIONS, extent);
   const figures = useAnalytics(filters, channel);
   const live = useLiveCounters(filters, channel, figures.refetch);
   const points = figures.data?.series ?? null;
@@ -54,7 +54,15 @@ function Dashboard({ channel, extent }: { channel: Channel; extent: Extent }) {
 
   return (
     <>
-      <FilterBar input={input} problems={problems} granularities={FILTER_OPTIONS.granularities} onChange={change} preset={preset} onPreset={pickPreset} />
+      <FilterBar
+        register={register}
+        problems={problems}
+        granularities={FILTER_OPTIONS.granularities}
+        onChange={change}
+        preset={preset}
+        onPreset={pickPreset}
+        pending={pending}
+      />
       <ErrorAlert messageKey={figures.errorKey} />
       {filters && (figures.data || figures.loading) && (
         <>

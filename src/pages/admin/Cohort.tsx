@@ -33,7 +33,7 @@ export default function CohortPage({ titleKey }: PageProps) {
 
 function Cohorts({ extent }: { extent: Extent }) {
   const { t } = useTranslation();
-  const { input, change, problems, filters, preset, pickPreset } = useAnalyticsFilters(FILTER_OPTIONS, extent);
+  const { register, change, problems, filters, pending, preset, pickPreset } = useAnalyticsFilters(FILTER_OPTIONS, extent);
   const cohorts = useCohorts(filters);
   const title = t('pages.cohort.tableTitle');
   // A week or month nobody signed up in has no retention to show: it stays out of the table and the file.
@@ -53,7 +53,15 @@ function Cohorts({ extent }: { extent: Extent }) {
 
   return (
     <>
-      <FilterBar input={input} problems={problems} granularities={FILTER_OPTIONS.granularities} onChange={change} preset={preset} onPreset={pickPreset} />
+      <FilterBar
+        register={register}
+        problems={problems}
+        granularities={FILTER_OPTIONS.granularities}
+        onChange={change}
+        preset={preset}
+        onPreset={pickPreset}
+        pending={pending}
+      />
       <ErrorAlert messageKey={cohorts.errorKey} />
       {filters && (response || cohorts.loading) && (
         <FigureCard title={title} testId="cohorts" csv={csv} loading={!response} stale={cohorts.stale}>

@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Job, JobsResponse, JobStatus } from '../../../contract/jobs.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { errorText } from '../../../providers/errors.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -72,7 +73,7 @@ export default function JobsPage({ titleKey }: PageProps) {
         method: 'post',
         values: {},
         successNotification: () => ({ type: 'success', message: t('pages.jobs.retried', { kind: kindName(job.kind) }) }),
-        errorNotification: (error) => ({ type: 'error', message: error?.message ?? t('errors.DEFAULT') }),
+        errorNotification: (error) => ({ type: 'error', message: errorText(t, error) }),
       },
       // Also after a refusal the list is read again: the job may have been retried by another admin.
       { onSettled: () => void query.refetch().then(() => setConfirming(null)) },

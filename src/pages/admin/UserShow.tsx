@@ -8,12 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { AdminUserDetail, Me } from '../../../contract/users.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../providers/errors.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { errorKeyOf } from '../../data/useApiAction.js';
 import { formatLongDate, formatName, formatPrice } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { textKeyOf, type UserAction } from './user/actions.js';
@@ -25,7 +25,10 @@ import { SessionsSection } from './user/SessionsSection.js';
 import { SubscriptionSection } from './user/SubscriptionSection.js';
 import { Timeline } from './user/Timeline.js';
 import { useUserActions } from './user/useUserActions.js';
+import { RolesDialog } from './users/RolesDialog.js';
+import { useStaffPowers } from './users/useStaffPowers.js';
 import './adminTexts.js';
+import { paths } from '../../routing/paths.js';
 
 /** The values an action's confirmation and outcome texts name. */
 function textValues(action: UserAction, email: string): Record<string, string | number> {
@@ -48,7 +51,12 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   const { data: me } = useGetIdentity<Me>();
   const [confirming, setConfirming] = useState<UserAction | null>(null);
   const { run, busy } = useUserActions(detail.user);
-  const key = confirming && `adminUser:actions.${textKeyOf(confirming)}`;
+  // Issue 47: each action shows only to staff who may take it (support: no money, roles or deletions).
+  const allowed = useStaffPowers();
+  // The staff roles are chosen in a dialog of their own, which is their confirmation.
+  const choosingRoles = confirming?.kind === 'setRoles';
+  const asked = choosingRoles ? null : confirming;
+  const key = asked && `adminUser:actions.${textKeyOf(asked)}`;
   const values = confirming ? textValues(confirming, detail.user.email) : {};
   // A cancellation's date in the reader's format.
   if (confirming?.kind === 'cancel' && !confirming.refund && confirming.endsAt) values.date = formatLongDate(confirming.endsAt, language);
@@ -75,25 +83,32 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
       )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
-          <ProfileSection detail={detail} selfId={me?.id} onAction={setConfirming} />
-          <SubscriptionSection detail={detail} onAction={setConfirming} />
-          <PaymentsSection detail={detail} />
+          <ProfileSection detail={detail} selfId={me?.id} onAction={setConfirming} allowed={allowed} />
+          <SubscriptionSection detail={detail} onAction={setConfirming} allowed={allowed} />
+          <PaymentsSection detail={detail} allowed={allowed} />
           <LicencesSection detail={detail} />
-          <DevicesSection detail={detail} onAction={setConfirming} />
+          <DevicesSection detail={detail} onAction={setConfirming} allowed={allowed} />
           <CouponsSection detail={detail} />
-          <SessionsSection detail={detail} onAction={setConfirming} />
+          <SessionsSection detail={detail} onAction={setConfirming} allowed={allowed} />
         </Box>
         <Timeline userId={detail.user.id} />
       </Box>
+      <RolesDialog
+        user={choosingRoles ? detail.user : null}
+        selfId={me?.id}
+        busy={busy}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(roles) => run({ kind: 'setRoles', roles }, () => setConfirming(null))}
+      />
       <ConfirmDialog
-        open={confirming !== null}
+        open={asked !== null}
         title={key ? t(`${key}.title`, values) : ''}
         confirmLabel={key ? t(`${key}.confirm`, values) : ''}
         cancelLabel={t('adminUser:actions.keep')}
-        destructive={confirming !== null && !(confirming.kind === 'roles' && confirming.roles.includes('admin')) && confirming.kind !== 'resendVerification'}
+        destructive={asked !== null && !(asked.kind === 'roles' && asked.roles.includes('admin')) && asked.kind !== 'resendVerification' && asked.kind !== 'viewAs'}
         busy={busy}
         onCancel={() => setConfirming(null)}
-        onConfirm={() => confirming && run(confirming, () => setConfirming(null))}
+        onConfirm={() => asked && run(asked, () => setConfirming(null))}
       >
         {key ? t(`${key}.text`, values) : ''}
       </ConfirmDialog>
@@ -119,8 +134,8 @@ export default function UserShowPage({ titleKey }: PageProps) {
     const missing = query.error?.statusCode === 404 || query.error?.statusCode === 400;
     return (
       <PageCard title={missing ? t('adminUser:notFound.title') : t(titleKey)} testId="admin-user-missing">
-        {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={errorKeyOf(query.error)} />}
-        <Button component={RouterLink} to={localize('/admin/users')} variant="contained">
+        {missing ? <Typography sx={{ mb: 2 }}>{t('adminUser:notFound.text')}</Typography> : <ErrorAlert messageKey={messageKeyOf(query.error)} />}
+        <Button component={RouterLink} to={localize(paths.users)} variant="contained">
           {t('adminUser:notFound.back')}
         </Button>
       </PageCard>

@@ -16,10 +16,11 @@ import { formatPrice } from '../../format/index.js';
 import { STORED_CHECKOUT_KEY, SUB_PAYMENT_PATH } from '../../routing/guard.js';
 import { RegistrationForm } from './RegistrationForm.js';
 import { SignInForm } from './SignInForm.js';
+import { paths, type CheckoutType, type ExternalCheckoutTab } from '../../routing/paths.js';
 
 /** The checkout a visitor chose, kept for after sign-in or sign-up (read by /sub-payment). */
 export interface StoredCheckout {
-  type: 'subscription' | 'perpetual';
+  type: CheckoutType;
   priceId: string | null;
   /** `?discount=` or `?discountCode=`, kept as given. */
   search: string;
@@ -68,9 +69,9 @@ export default function ExternalCheckoutPage() {
     sessionStorage.setItem(STORED_CHECKOUT_KEY, JSON.stringify(stored));
   }, [signedIn, type, priceId, search]);
 
-  if (signedIn) return <Navigate to={localize(`/checkout-new/${type}${priceId ? `/${priceId}` : ''}${search}`)} replace />;
+  if (signedIn) return <Navigate to={localize(paths.checkoutNew(type, priceId, search))} replace />;
 
-  const switchTo = (next: string) => navigate(localize(`/checkout/${type}/${next}${priceId ? `/${priceId}` : ''}${search}`), { replace: true });
+  const switchTo = (next: ExternalCheckoutTab) => navigate(localize(paths.externalCheckout(type, next, priceId, search)), { replace: true });
   const product = t(type === 'perpetual' ? 'pages.externalCheckout.perpetual' : 'pages.externalCheckout.subscription');
   const items = preview?.details.lineItems ?? [];
   const chosen = items.filter((item) => item.price.id === priceId);
@@ -90,7 +91,7 @@ export default function ExternalCheckoutPage() {
           ? t(chosen.length > 0 || offers.length === 1 ? 'pages.externalCheckout.introOffer' : 'pages.externalCheckout.introOffers', { product, offers: offers.join(t('pages.externalCheckout.or')) })
           : t('pages.externalCheckout.intro', { product })}
       </Typography>
-      <Tabs value={tab} onChange={(_event, next: string) => void switchTo(next)} aria-label={t('pages.externalCheckout.tabs')}>
+      <Tabs value={tab} onChange={(_event, next: ExternalCheckoutTab) => void switchTo(next)} aria-label={t('pages.externalCheckout.tabs')}>
         <Tab value="login" label={t('pages.externalCheckout.loginTab')} />
         <Tab value="registration" label={t('pages.externalCheckout.registrationTab')} />
       </Tabs>
@@ -104,7 +105,7 @@ export default function ExternalCheckoutPage() {
             // As on the login page: a forgotten password and the social sign-ins, which come back here through /sub-payment.
             <>
               <SocialButtons />
-              <Link component={RouterLink} to={localize('/forgot-password')} sx={{ display: 'inline-block', mt: 3 }}>
+              <Link component={RouterLink} to={localize(paths.forgotPassword)} sx={{ display: 'inline-block', mt: 3 }}>
                 {t('pages.login.forgotPassword')}
               </Link>
             </>
@@ -115,7 +116,7 @@ export default function ExternalCheckoutPage() {
           <RegistrationForm
             source="web"
             external
-            onRegistered={(email) => void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })}
+            onRegistered={(email) => void navigate(localize(paths.confirmCode(email)), { state: { registration: true } })}
           />
         </PageCard>
       )}

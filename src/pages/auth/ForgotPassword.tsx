@@ -14,6 +14,7 @@ import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
 
 /** Forgot password: one answer whether or not the address has an account (no enumeration). */
 export default function ForgotPassword() {
@@ -59,7 +60,7 @@ export default function ForgotPassword() {
           </Box>
         </>
       )}
-      <Link component={RouterLink} to={localize('/login')} sx={{ display: 'inline-block', mt: 3 }}>
+      <Link component={RouterLink} to={localize(paths.login)} sx={{ display: 'inline-block', mt: 3 }}>
         {t('pages.forgotPassword.backToLogin')}
       </Link>
     </PageCard>

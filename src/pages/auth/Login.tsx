@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../components/LocaleScope.js';
 import { SocialButtons } from '../../components/SocialButtons.js';
 import { SignInForm } from './SignInForm.js';
+import { paths } from '../../routing/paths.js';
 
 export default function Login() {
   const { t } = useTranslation();
@@ -28,12 +29,12 @@ export default function Login() {
           )}
           <SocialButtons />
           <Stack spacing={1} sx={{ mt: 3 }}>
-            <Link component={RouterLink} to={localize('/forgot-password')}>
+            <Link component={RouterLink} to={localize(paths.forgotPassword)}>
               {t('pages.login.forgotPassword')}
             </Link>
             <Typography>
               {t('pages.login.noAccount')}{' '}
-              <Link component={RouterLink} to={localize('/registration')}>
+              <Link component={RouterLink} to={localize(paths.registration)}>
                 {t('pages.login.createAccount')}
               </Link>
             </Typography>

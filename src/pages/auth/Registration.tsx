@@ -6,6 +6,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { SocialButtons } from '../../components/SocialButtons.js';
 import { RegistrationForm } from './RegistrationForm.js';
+import { paths } from '../../routing/paths.js';
 
 /** `/registration` and `/registration/siggraph2023`: the same form, the latter recorded as the sign-up source. */
 function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
@@ -19,13 +20,13 @@ function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
         source={source}
         external={false}
         onRegistered={(email) =>
-          void navigate(localize(`/users/confirm?email=${encodeURIComponent(email)}`), { state: { registration: true } })
+          void navigate(localize(paths.confirmCode(email)), { state: { registration: true } })
         }
       />
       <SocialButtons />
       <Typography sx={{ mt: 3 }}>
         {t('pages.registration.haveAccount')}{' '}
-        <Link component={RouterLink} to={localize('/login')}>
+        <Link component={RouterLink} to={localize(paths.login)}>
           {t('pages.registration.signIn')}
         </Link>
       </Typography>
@@ -39,5 +40,5 @@ function RegistrationPage({ source }: { source: 'web' | 'siggraph2023' }) {
  */
 export default function Registration() {
   const { pathname } = useLocation();
-  return <RegistrationPage source={pathname.endsWith('/registration/siggraph2023') ? 'siggraph2023' : 'web'} />;
+  return <RegistrationPage source={pathname.endsWith(paths.registrationSiggraph) ? 'siggraph2023' : 'web'} />;
 }

@@ -20,6 +20,7 @@ import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { StepLabel } from '../../components/StepLabel.js';
+import { paths } from '../../routing/paths.js';
 
 export interface RegistrationValues {
   firstName: string;
@@ -121,11 +122,11 @@ export function RegistrationForm(props: {
       <ErrorAlert messageKey={errorKey} />
       {errorKey === 'EMAIL_ALREADY_REGISTERED' && (
         <Typography sx={{ mb: 2 }}>
-          <Link component={RouterLink} to={localize('/login')}>
+          <Link component={RouterLink} to={localize(paths.login)}>
             {t('pages.registration.signIn')}
           </Link>
           {' · '}
-          <Link component={RouterLink} to={localize('/forgot-password')}>
+          <Link component={RouterLink} to={localize(paths.forgotPassword)}>
             {t('pages.registration.forgotPassword')}
           </Link>
         </Typography>
@@ -172,11 +173,11 @@ export function RegistrationForm(props: {
               label={
                 <>
                   {t('pages.registration.acceptBefore')}
-                  {legalLink('/privacy-policy', t('pages.registration.privacyPolicy'))}
+                  {legalLink(paths.privacyPolicy, t('pages.registration.privacyPolicy'))}
                   {t('pages.registration.acceptBetween')}
-                  {legalLink('/terms', t('pages.registration.terms'))}
+                  {legalLink(paths.terms, t('pages.registration.terms'))}
                   {t('pages.registration.acceptAnd')}
-                  {legalLink('/terms#eula', t('pages.registration.eula'))}
+                  {legalLink(`${paths.terms}#eula`, t('pages.registration.eula'))}
                   {t('pages.registration.acceptAfter')}
                 </>
               }

@@ -15,6 +15,7 @@ import { TextInput } from '../../components/form/TextInput.js';
 import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { paths } from '../../routing/paths.js';
 
 type State = 'checking' | 'invalid' | 'ready' | 'done';
 
@@ -67,7 +68,7 @@ export default function ResetPassword() {
       {state === 'invalid' && (
         <>
           <ErrorAlert messageKey="INVALID_PASSWORD_TOKEN" />
-          <Link component={RouterLink} to={localize('/forgot-password')}>
+          <Link component={RouterLink} to={localize(paths.forgotPassword)}>
             {t('pages.resetPassword.requestNew')}
           </Link>
         </>
@@ -77,7 +78,7 @@ export default function ResetPassword() {
           <Alert severity="success" role="status" sx={{ mb: 2 }}>
             {t('pages.resetPassword.done')}
           </Alert>
-          <Button component={RouterLink} to={localize('/login')} variant="contained">
+          <Button component={RouterLink} to={localize(paths.login)} variant="contained">
             {t('pages.login.submit')}
           </Button>
         </>

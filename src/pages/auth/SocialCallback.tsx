@@ -10,6 +10,7 @@ import { readCallback, type SocialProvider } from '../../components/social.js';
 import { afterSocialLogin, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
 import { preloadable } from '../../routing/preloadable.js';
+import { paths } from '../../routing/paths.js';
 
 /** The second step's form: its own chunk, loaded when the account asks for it (issue 44). */
 const TwoFactorForm = preloadable(() => import('./TwoFactorForm.js')).Component;
@@ -32,7 +33,7 @@ export default function SocialCallback() {
   const [step, setStep] = useState<TwoFactorStep | null>(null);
 
   const failed = useCallback(
-    (messageKey: string) => void navigate(localize('/login'), { replace: true, state: { messageKey } }),
+    (messageKey: string) => void navigate(localize(paths.login), { replace: true, state: { messageKey } }),
     [localize, navigate],
   );
 
@@ -84,7 +85,7 @@ export default function SocialCallback() {
         <TwoFactorForm
           step={step}
           onSignedIn={continueSignedIn}
-          onRestart={(messageKey) => (messageKey ? failed(messageKey) : void navigate(localize('/login'), { replace: true }))}
+          onRestart={(messageKey) => (messageKey ? failed(messageKey) : void navigate(localize(paths.login), { replace: true }))}
         />
       </Suspense>
     </PageCard>

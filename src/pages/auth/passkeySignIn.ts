@@ -1,5 +1,5 @@
 import type { SignInResult, TwoFactorStep } from '../../../providers/authProvider.js';
-import { authProvider } from '../../../providers/index.js';
+import { authProvider, messageKeyOf } from '../../../providers/index.js';
 import { askForPasskey, cancelPasskeyCeremony, isCancelled } from '../../passkeys/webauthn.js';
 
 /**
@@ -17,10 +17,8 @@ async function ceremony(run: () => Promise<SignInResult>): Promise<SignInResult 
   } catch (error) {
     if (isCancelled(error)) return null;
     // The server refused to start (its messageKey), or the browser failed in a way of its own.
-    if (typeof error === 'object' && error !== null && 'messageKey' in error && typeof error.messageKey === 'string') {
-      return { success: false, error: { name: error.messageKey, message: error.messageKey } };
-    }
-    return notVerified;
+    const messageKey = messageKeyOf(error);
+    return messageKey === 'DEFAULT' ? notVerified : { success: false, error: { name: messageKey, message: messageKey } };
   }
 }
 

@@ -26,6 +26,7 @@ import { CheckoutSummary } from './new/CheckoutSummary.js';
 import { discountByCodeUrl, type DiscountChoice } from './new/discounts.js';
 import { useCheckoutOptions, type Kind } from './new/useCheckoutOptions.js';
 import { FRAME_CLASS, usePaddleCheckout } from './new/usePaddleCheckout.js';
+import { paths } from '../../routing/paths.js';
 
 /** The two dialogs are forms (react-hook-form, the billing address rules): loaded when first opened. */
 const DiscountDialog = lazy(() => import('./new/DiscountDialog.js').then((module) => ({ default: module.DiscountDialog })));
@@ -84,7 +85,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
   if (!options) return <FullPageSpinner />;
   // Spec section 4: a perpetual price that is not offered (owned, or gone) sends the user to choose a plan.
   const unavailable = !selected || (kind === 'perpetual' && params.priceId !== undefined && selected.priceId !== params.priceId);
-  if (unavailable) return <Navigate to={localize('/account/subscription/choose-plan')} replace />;
+  if (unavailable) return <Navigate to={localize(paths.choosePlan)} replace />;
 
   return (
     <Box component="section" aria-labelledby="page-title" sx={{ maxWidth: 1000 }} data-testid="checkout-page">
@@ -95,7 +96,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
       <ToggleButtonGroup
         exclusive
         value={kind}
-        onChange={(_event, next: Kind | null) => next && next !== kind && void navigate(localize(`/checkout-new/${next}`))}
+        onChange={(_event, next: Kind | null) => next && next !== kind && void navigate(localize(paths.checkoutNew(next)))}
         aria-label={t('pages.checkout.productType')}
         sx={{ mb: 2 }}
       >
@@ -107,7 +108,7 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
           <RadioGroup
             aria-label={t('pages.checkout.price')}
             value={selected.priceId}
-            onChange={(event) => void navigate(localize(`/checkout-new/${kind}/${event.target.value}`), { replace: true })}
+            onChange={(event) => void navigate(localize(paths.checkoutNew(kind, event.target.value)), { replace: true })}
           >
             {options.map((option) => (
               <FormControlLabel

@@ -12,11 +12,15 @@ import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { discountText } from '../../billing/catalogueText.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
@@ -26,6 +30,7 @@ import { formatLongDate, formatPrice } from '../../format/index.js';
  * the switch to it, confirmed against the server's preview of the charge.
  */
 export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const title = t(titleKey);
@@ -93,7 +98,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 {plan.offer && !live && (
                   <Alert severity="success" icon={false} sx={{ mt: 1 }} data-testid="plan-offer">
                     <Box component="strong" sx={{ display: 'block' }}>
-                      {plan.offer.description}
+                      {discountText(plan.offer.i18n, language)}
                     </Box>
                     {offerText(plan, plan.offer)}
                   </Alert>
@@ -107,18 +112,18 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
               </CardContent>
               <CardActions>
                 {current ? (
-                  <Button component={RouterLink} to={localize('/account/subscription')}>
+                  <Button component={RouterLink} to={localize(paths.subscription)}>
                     {t('pages.choosePlan.manage')}
                   </Button>
                 ) : live ? (
                   // A cancelled or pausing plan is continued (a paused one resumed) on the subscription page before it can be switched.
                   live.scheduledChange === null && live.status !== 'paused' && (
-                    <Button variant="contained" disabled={planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
+                    <Button variant="contained" disabled={readOnly || planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
                       {t(`pages.prices.switchTo.${plan.interval}`)}
                     </Button>
                   )
                 ) : (
-                  <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/subscription/${plan.id}`)}>
+                  <Button variant="contained" component={RouterLink} to={localize(paths.checkoutNew('subscription', plan.id))}>
                     {t('pages.choosePlan.choose', { plan: name })}
                   </Button>
                 )}
@@ -126,8 +131,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             </Card>
           );
         })}
-        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')}>
-          <CardContent>
+        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')} sx={{ display: 'flex', flexDirection: 'column' }}>
+          <CardContent sx={{ flex: 1 }}>
             <Typography variant="h5" component="h2">
               {t('pages.choosePlan.free')}
             </Typography>
@@ -140,11 +145,20 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             <Typography color="text.secondary">{t('pages.choosePlan.freeDescription')}</Typography>
             {!live && <Chip label={t('pages.choosePlan.current')} sx={{ mt: 2 }} />}
           </CardContent>
+          {/* Issue 48 item 5: staying on the free plan is a choice too: go on, or download the app first. */}
+          {!live && (
+            <CardActions sx={{ flexDirection: 'column', alignItems: 'flex-start', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
+              <DownloadShapelab />
+              <Button component={RouterLink} to={localize(paths.home)}>
+                {t('pages.choosePlan.continueFree')}
+              </Button>
+            </CardActions>
+          )}
         </Card>
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>
         {t('pages.choosePlan.perpetualHint')}{' '}
-        <RouterLink to={localize('/perpetual')}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
+        <RouterLink to={localize(paths.perpetualProducts)}>{t('pages.choosePlan.perpetualLink')}</RouterLink>
       </Alert>
       {planSwitch.dialog}
     </Box>

@@ -4,6 +4,7 @@ import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * `paypal/return` and `paypal/cancel` (spec section 2): after PayPal, the subscription is approved (read
@@ -12,7 +13,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 export default function PayPalReturnPage() {
   const { localize } = useLocale();
   const [params] = useSearchParams();
-  const cancelled = useLocation().pathname.endsWith('/paypal/cancel');
+  const cancelled = useLocation().pathname.endsWith(paths.paypalCancel);
   const subscriptionId = params.get('subscriptionId') ?? params.get('subscription_id');
   const approving = !cancelled && subscriptionId !== null;
   const { query } = useCustom<Subscription, DataError>({
@@ -24,5 +25,5 @@ export default function PayPalReturnPage() {
 
   if (approving && query.isPending) return <FullPageSpinner />;
   const messageKey = approving && query.error ? query.error.messageKey : null;
-  return <Navigate to={localize('/account/subscription')} replace state={messageKey ? { messageKey } : null} />;
+  return <Navigate to={localize(paths.subscription)} replace state={messageKey ? { messageKey } : null} />;
 }

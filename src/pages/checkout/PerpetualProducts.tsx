@@ -10,12 +10,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Discount } from '../../../contract/billing.js';
 import type { DataError } from '../../../providers/dataProvider.js';
-import { catalogueText } from '../../billing/catalogueText.js';
+import { catalogueText, discountText } from '../../billing/catalogueText.js';
 import type { PerpetualProduct } from '../../billing/types.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatPrice } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 /**
  * The upgrade discount's name on an offer (spec section 7: the discount a price carries for an owner of
@@ -23,6 +24,7 @@ import { formatPrice } from '../../format/index.js';
  */
 function UpgradeChip({ priceId }: { priceId: string }) {
   const { t } = useTranslation();
+  const { language } = useLocale();
   const { result } = useCustom<Discount, DataError>({
     url: `/perpetual/get-discount-by-price-id?priceId=${encodeURIComponent(priceId)}&eligibleForDiscount=true`,
     method: 'get',
@@ -32,7 +34,7 @@ function UpgradeChip({ priceId }: { priceId: string }) {
     <Chip
       color="success"
       size="small"
-      label={result.data?.description ?? t('pages.perpetualProducts.upgrade')}
+      label={result.data ? discountText(result.data.i18n, language) : t('pages.perpetualProducts.upgrade')}
       sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
       data-testid="upgrade-discount"
     />
@@ -102,7 +104,7 @@ export default function PerpetualProductsPage({ titleKey }: { titleKey: string }
                   </Typography>
                 </CardContent>
                 <CardActions>
-                  <Button variant="contained" component={RouterLink} to={localize(`/checkout-new/perpetual/${encodeURIComponent(price.id)}`)}>
+                  <Button variant="contained" component={RouterLink} to={localize(paths.checkoutNew('perpetual', price.id))}>
                     {t('pages.perpetualProducts.buy', { name })}
                   </Button>
                 </CardActions>

@@ -14,6 +14,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { purchaseItemName } from '../../components/PurchaseItemName.js';
 import { formatLongDate } from '../../format/index.js';
+import { paths } from '../../routing/paths.js';
 
 export const HELP_CENTRE_URL = 'https://help.shapelab.app';
 
@@ -25,7 +26,7 @@ export const HELP_CENTRE_URL = 'https://help.shapelab.app';
 export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language, localize } = useLocale();
-  const perpetual = useLocation().pathname.endsWith('/perpetual/success');
+  const perpetual = useLocation().pathname.endsWith(paths.perpetualSuccess);
   const invoices = useList<Invoice, DataError>({ resource: 'invoices', pagination: { mode: 'off' }, queryOptions: { enabled: perpetual }, errorNotification: false });
   const current = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me', queryOptions: { enabled: !perpetual }, errorNotification: false });
   const latest = invoices.result.data[0];
@@ -53,7 +54,7 @@ export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) 
       )}
       <DownloadShapelab />
       <Box sx={{ mt: 2 }}>
-        <Button component={RouterLink} to={localize('/account/profile')}>
+        <Button component={RouterLink} to={localize(paths.profile)}>
           {t('pages.success.backToProfile')}
         </Button>
       </Box>

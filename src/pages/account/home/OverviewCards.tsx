@@ -8,6 +8,7 @@ import type { Overview } from '../../../../contract/overview.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatLongDate, formatPrice } from '../../../format/index.js';
 import { OverviewCard } from './OverviewCard.js';
+import { paths } from '../../../routing/paths.js';
 
 type Money = { amount: number; currencyCode: string };
 
@@ -55,7 +56,7 @@ export function PlanCard({ overview }: { overview: Overview }) {
     <OverviewCard
       id="plan"
       title={t('pages.home.plan')}
-      link={live ? { to: '/account/subscription', label: t('pages.home.manageSubscription') } : { to: '/account/subscription/choose-plan', label: t('pages.home.choosePlan') }}
+      link={live ? { to: paths.subscription, label: t('pages.home.manageSubscription') } : { to: paths.choosePlan, label: t('pages.home.choosePlan') }}
     >
       <Typography variant="subtitle1" component="p" data-testid="home-plan-name">
         {name}
@@ -84,7 +85,7 @@ export function PaymentMethodCard({ overview }: { overview: Overview }) {
   } else if (method) text = t(`pages.paymentOptions.types.${method.type}`, { defaultValue: method.type });
   else text = t('pages.home.noPaymentMethod');
   return (
-    <OverviewCard id="payment-method" title={t('pages.subscription.paymentMethod')} link={{ to: '/account/payment-options', label: t('routes.paymentOptions') }}>
+    <OverviewCard id="payment-method" title={t('pages.subscription.paymentMethod')} link={{ to: paths.paymentOptions, label: t('routes.paymentOptions') }}>
       <Typography variant="body2">{text}</Typography>
     </OverviewCard>
   );
@@ -116,7 +117,7 @@ export function EntitlementsCard({ overview }: { overview: Overview }) {
   const { date } = useFormats();
   const { entitlement } = overview;
   return (
-    <OverviewCard id="entitlements" title={t('pages.home.entitlements')} link={{ to: '/account/licences', label: t('routes.licences') }}>
+    <OverviewCard id="entitlements" title={t('pages.home.entitlements')} link={{ to: paths.licences, label: t('routes.licences') }}>
       {entitlement.items.length > 0 ? (
         <List dense disablePadding>
           {entitlement.items.map((item, index) => {
@@ -142,7 +143,7 @@ export function EntitlementsCard({ overview }: { overview: Overview }) {
 export function DevicesCard({ overview }: { overview: Overview }) {
   const { t } = useTranslation();
   return (
-    <OverviewCard id="devices" title={t('pages.home.devices')} link={{ to: '/account/device-manager', label: t('routes.deviceManager') }}>
+    <OverviewCard id="devices" title={t('pages.home.devices')} link={{ to: paths.deviceManager, label: t('routes.deviceManager') }}>
       <Typography variant="body2" data-testid="home-seats">
         {t('pages.home.seats', { used: overview.seats.used, limit: overview.seats.limit })}
       </Typography>

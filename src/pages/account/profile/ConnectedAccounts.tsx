@@ -7,10 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText } from '../../../../providers/errors.js';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { goToProvider, type SocialProvider } from '../../../components/social.js';
 import type { SocialNotice } from '../SocialAccount.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 const PROVIDER_NAMES: Record<SocialProvider, string> = { google: 'Google', facebook: 'Facebook' };
 
@@ -27,16 +29,17 @@ export function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user:
   const [confirming, setConfirming] = useState<SocialProvider | null>(null);
   const [pending, setPending] = useState(false);
   const { mutate: unlink } = useCustomMutation<Me, DataError>();
+  const readOnly = useReadOnly();
 
   useEffect(() => {
     if (!notice) return;
     const provider = PROVIDER_NAMES[notice.provider];
     if (notice.done) notify?.({ type: 'success', message: t(notice.done === 'connected' ? 'pages.profile.connectedNow' : 'pages.profile.disconnectedNow', { provider }) });
-    if (notice.messageKey) notify?.({ type: 'error', message: t(`errors.${notice.messageKey}`, { defaultValue: t('errors.DEFAULT') }) });
+    if (notice.messageKey) notify?.({ type: 'error', message: errorText(t, notice.messageKey) });
   }, [notice, notify, t]);
 
   const fail = (messageKey: string) => {
-    notify?.({ type: 'error', message: t(`errors.${messageKey}`, { defaultValue: t('errors.DEFAULT') }) });
+    notify?.({ type: 'error', message: errorText(t, messageKey) });
     setPending(false);
   };
 
@@ -78,11 +81,11 @@ export function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user:
                 {t(connected ? 'pages.profile.isConnected' : 'pages.profile.notConnected')}
               </Typography>
               {connected ? (
-                <Button variant="outlined" color="error" disabled={pending} onClick={() => setConfirming(provider)}>
+                <Button variant="outlined" color="error" disabled={pending || readOnly} onClick={() => setConfirming(provider)}>
                   {t('pages.profile.disconnect', { provider: PROVIDER_NAMES[provider] })}
                 </Button>
               ) : (
-                <Button variant="outlined" disabled={pending} onClick={() => void connect(provider)}>
+                <Button variant="outlined" disabled={pending || readOnly} onClick={() => void connect(provider)}>
                   {t('pages.profile.connect', { provider: PROVIDER_NAMES[provider] })}
                 </Button>
               )}

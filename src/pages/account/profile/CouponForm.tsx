@@ -10,9 +10,11 @@ import { useTranslation } from 'react-i18next';
 import { codeFormSchema, type CodeFormValues } from '../../../../contract/forms.js';
 import type { Grant } from '../../../../contract/licensing.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { useLocale } from '../../../components/LocaleScope.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
 import { formatLongDate } from '../../../format/index.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** What a redeemed coupon gave, in words. */
 function grantText(t: TFunction, grant: Grant, language: string): string {
@@ -36,6 +38,7 @@ export function CouponForm() {
   const { t } = useTranslation();
   const { language } = useLocale();
   const { mutateAsync: redeem } = useCustomMutation<{ grant: Grant }, DataError>();
+  const readOnly = useReadOnly();
   const {
     register,
     handleSubmit,
@@ -56,21 +59,22 @@ export function CouponForm() {
       });
       reset();
     } catch (error) {
-      setError('code', { message: `errors.${errorKeyOf(error)}` });
+      setError('code', serverError(messageKeyOf(error)));
     }
   });
-  const refusal = errors.code?.message;
+  // The code's one rule (not empty) holds the button back; what shows is the server's refusal.
+  const refusal = errors.code?.type === 'server' ? fieldErrorText(t, errors, 'code') : undefined;
 
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }} aria-label={t('pages.profile.coupon')}>
-      {refusal?.startsWith('errors.') && (
+      {refusal && (
         <Alert severity="error" role="alert">
-          {t(refusal, { defaultValue: t('errors.DEFAULT') })}
+          {refusal}
         </Alert>
       )}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
         <TextField id="profile-coupon" label={t('pages.profile.couponCode')} {...register('code')} autoComplete="off" sx={{ flex: 1 }} />
-        <Button type="submit" variant="outlined" size="large" disabled={isSubmitting || watch('code').trim() === ''} sx={{ mt: 0.5 }}>
+        <Button type="submit" variant="outlined" size="large" disabled={isSubmitting || readOnly || watch('code').trim() === ''} sx={{ mt: 0.5 }}>
           {t('pages.profile.couponSave')}
         </Button>
       </Box>

@@ -9,10 +9,11 @@ import { useForm, useFormState, useWatch, type Control, type UseFormRegister } f
 import { useTranslation } from 'react-i18next';
 import { passwordFormSchema, type PasswordFormValues } from '../../../../contract/forms.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
-import { fieldErrorText } from '../../../components/form/fieldErrorText.js';
+import { errorText, messageKeyOf } from '../../../../providers/errors.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 import { isCommonPassword, PasswordStrengthHint, usePasswordStrength } from '../../../components/form/PasswordStrengthHint.js';
-import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
 import { useChangePassword } from '../../../data/useCurrentUser.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /**
  * Change (or set) the password, validated by the contract's password rules: the current one is checked
@@ -39,13 +40,13 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
     const oldPassword = getValues('currentPassword');
     if (!oldPassword) return;
     const answer = await checkOld({ url: '/users/checkOldPassword', method: 'post', values: { oldPassword }, errorNotification: false }).catch(() => null);
-    if (answer && !answer.data.result) setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
+    if (answer && !answer.data.result) setError('currentPassword', serverError('WRONG_OLD_PASSWORD'));
   }, [getValues, checkOld, setError]);
 
   const submit = handleSubmit(async (values) => {
     // A password from the common-password list is refused here, as the server would (issue 44).
     if (await isCommonPassword(values.newPassword)) {
-      setError('newPassword', { message: 'errors.PASSWORD_TOO_COMMON' }, { shouldFocus: true });
+      setError('newPassword', serverError('PASSWORD_TOO_COMMON'), { shouldFocus: true });
       return;
     }
     try {
@@ -54,10 +55,10 @@ export function PasswordForm({ email, hasPassword, onSet }: { email: string; has
       notify?.({ type: 'success', message: t(hasPassword ? 'pages.profile.passwordChanged' : 'pages.profile.passwordSet') });
       if (!hasPassword) onSet();
     } catch (error) {
-      const key = errorKeyOf(error);
-      if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', { message: 'errors.WRONG_OLD_PASSWORD' });
-      else if (key === 'PASSWORD_TOO_WEAK' || key === 'PASSWORD_TOO_COMMON') setError('newPassword', { message: `errors.${key}` });
-      else notify?.({ type: 'error', message: errorText(error) || t(`errors.${key}`, { defaultValue: t('errors.DEFAULT') }) });
+      const key = messageKeyOf(error);
+      if (key === 'WRONG_OLD_PASSWORD') setError('currentPassword', serverError(key));
+      else if (key === 'PASSWORD_TOO_WEAK' || key === 'PASSWORD_TOO_COMMON') setError('newPassword', serverError(key));
+      else notify?.({ type: 'error', message: errorText(t, error) });
     }
   });
 
@@ -82,6 +83,7 @@ interface PasswordFieldsProps {
 const PasswordFields = memo(function PasswordFields({ control, register, hasPassword, onCurrentLeft }: PasswordFieldsProps) {
   const { t } = useTranslation();
   const { errors, isSubmitting } = useFormState({ control });
+  const readOnly = useReadOnly();
   const message = (field: keyof PasswordFormValues) => fieldErrorText(t, errors, field);
   const strength = usePasswordStrength(useWatch({ control, name: 'newPassword' }));
   return (
@@ -121,7 +123,7 @@ const PasswordFields = memo(function PasswordFields({ control, register, hasPass
         helperText={message('confirmPassword')}
       />
       <Box>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
+        <Button type="submit" variant="contained" disabled={isSubmitting || readOnly}>
           {t(hasPassword ? 'pages.profile.changePassword' : 'pages.profile.setPassword')}
         </Button>
       </Box>

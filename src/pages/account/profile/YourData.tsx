@@ -13,10 +13,14 @@ import { useCustomMutation, useLogout } from '@refinedev/core';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
+import { deleteAccountFormSchema, type DeleteAccountFormValues } from '../../../../contract/forms.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { useLocale } from '../../../components/LocaleScope.js';
-import { errorKeyOf, useOnDemandRead } from '../../../data/useApiAction.js';
+import { useOnDemandRead } from '../../../data/useApiAction.js';
+import { paths } from '../../../routing/paths.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** `GET /users/me/export` saved as a file (issue 17; GDPR article 20: the user takes their data with them). */
 export function DownloadMyData() {
@@ -60,30 +64,24 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
   const [open, setOpen] = useState(false);
   const word = t('pages.profile.data.confirmWord');
   // The typed word and, for an account with one, the password: the button waits for both.
-  const schema = useMemo(
-    () =>
-      z.object({
-        typed: z.string().check(z.refine((value) => value.trim().toUpperCase() === word.toUpperCase())),
-        password: hasPassword ? z.string().check(z.minLength(1)) : z.string(),
-      }),
-    [hasPassword, word],
-  );
+  const resolver = useMemo(() => zodResolver(deleteAccountFormSchema(word, hasPassword)), [hasPassword, word]);
   const {
     register,
     handleSubmit,
     reset,
     setError,
     formState: { isValid, isSubmitting, errors },
-  } = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: { typed: '', password: '' } });
+  } = useForm<DeleteAccountFormValues>({ resolver, mode: 'onChange', defaultValues: { typed: '', password: '' } });
   const { mutateAsync: deleteAccount } = useCustomMutation<Record<string, never>, DataError>();
+  const readOnly = useReadOnly();
 
   const submit = handleSubmit(async ({ password }) => {
     try {
       await deleteAccount({ url: '/users/me', method: 'delete', values: hasPassword ? { password } : {}, errorNotification: false });
-      await logout({ redirectTo: localize('/login?deleted=1') });
+      await logout({ redirectTo: localize(paths.loginAfterDeletion) });
     } catch (failure) {
       // The server's refusal (a wrong password, a sign-in too long ago) under the field it concerns.
-      setError(hasPassword ? 'password' : 'typed', { message: `errors.${errorKeyOf(failure)}` });
+      setError(hasPassword ? 'password' : 'typed', serverError(messageKeyOf(failure)));
     }
   });
 
@@ -91,14 +89,15 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
     setOpen(false);
     reset();
   };
-  const refusal = errors.password?.message ?? (errors.typed?.type === 'custom' ? undefined : errors.typed?.message);
+  // The rules' own errors hold the button back; what shows is the server's refusal, under the password or instead of the hint.
+  const refusal = errors.password?.type === 'server' ? fieldErrorText(t, errors, 'password') : errors.typed?.type === 'server' ? fieldErrorText(t, errors, 'typed') : undefined;
 
   return (
     <Box>
       <Alert severity="warning" sx={{ mb: 2 }}>
         {t('pages.profile.data.deleteWarning')}
       </Alert>
-      <Button variant="outlined" color="error" onClick={() => setOpen(true)}>
+      <Button variant="outlined" color="error" disabled={readOnly} onClick={() => setOpen(true)}>
         {t('pages.profile.data.delete')}
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby="delete-account-title" fullWidth maxWidth="sm">
@@ -115,12 +114,12 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
                 label={t('pages.profile.data.password')}
                 {...register('password')}
                 autoComplete="current-password"
-                error={Boolean(refusal)}
-                helperText={refusal?.startsWith('errors.') ? t(refusal) : undefined}
+                error={Boolean(errors.password)}
+                helperText={refusal}
               />
             ) : (
               <DialogContentText color={refusal ? 'error' : undefined} role={refusal ? 'alert' : undefined}>
-                {refusal?.startsWith('errors.') ? t(refusal) : t('pages.profile.data.recentSignIn')}
+                {refusal ?? t('pages.profile.data.recentSignIn')}
               </DialogContentText>
             )}
           </DialogContent>

@@ -10,13 +10,12 @@ import TextField from '@mui/material/TextField';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
+import { passkeyNameFormSchema, type PasskeyNameFormValues } from '../../../../contract/forms.js';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../../contract/two-factor-values.js';
 import './texts.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 
-const nameForm = z.object({
-  name: z.string().check(z.refine((value) => value.trim().length > 0, 'security:passkeys.nameRequired'), z.maxLength(PASSKEY_NAME_MAX_LENGTH)),
-});
+const resolver = zodResolver(passkeyNameFormSchema);
 
 export interface PasskeyNameDialogProps {
   open: boolean;
@@ -42,13 +41,13 @@ function NameForm({ title, text, initialName, confirmLabel, onCancel, onSubmit }
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<z.infer<typeof nameForm>>({ resolver: zodResolver(nameForm), defaultValues: { name: initialName } });
+  } = useForm<PasskeyNameFormValues>({ resolver, defaultValues: { name: initialName } });
 
   const submit = handleSubmit(async ({ name }) => {
     const refused = await onSubmit(name.trim());
-    if (refused !== null) setError('name', { message: `errors.${refused}` });
+    if (refused !== null) setError('name', serverError(refused));
   });
-  const message = errors.name?.message;
+  const message = fieldErrorText(t, errors, 'name');
 
   return (
     <Dialog open onClose={onCancel} aria-labelledby={titleId} fullWidth maxWidth="sm">
@@ -67,7 +66,7 @@ function NameForm({ title, text, initialName, confirmLabel, onCancel, onSubmit }
             required
             slotProps={{ htmlInput: { maxLength: PASSKEY_NAME_MAX_LENGTH } }}
             error={Boolean(message)}
-            helperText={message ? t(message, { defaultValue: t('errors.DEFAULT') }) : undefined}
+            helperText={message}
           />
         </DialogContent>
         <DialogActions>

@@ -12,16 +12,17 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasskeyView, Reauthentication } from '../../../../contract/two-factor.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
 import { formatDateTime } from '../../../format/index.js';
 import { supportsPasskeys } from '../../../passkeys/support.js';
 import { deviceOf } from './deviceName.js';
 import { PasskeyNameDialog, ReauthDialog } from './lazyParts.js';
 import type { Proof } from './proof.js';
 import './texts.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 type WebAuthnJson = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ type WebAuthnJson = Record<string, unknown>;
  * `onChanged` reads the second factor's state and the user again after a passkey came or went.
  */
 export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged: () => Promise<void> }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language } = useLocale();
   const { open: notify } = useNotification();
@@ -72,7 +74,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -83,7 +85,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       notify?.({ type: 'success', message: t('security:passkeys.renamed', { name }) });
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -95,7 +97,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -106,7 +108,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
     <>
       <Typography sx={{ mb: 2 }}>{t('security:passkeys.intro')}</Typography>
       {query.isLoading && <FullPageSpinner minHeight={80} />}
-      {query.isError && <ErrorAlert messageKey={errorKeyOf(query.error)} />}
+      {query.isError && <ErrorAlert messageKey={messageKeyOf(query.error)} />}
       {passkeys && passkeys.length === 0 && <Typography sx={{ mb: 2 }}>{t('security:passkeys.none')}</Typography>}
       {passkeys && passkeys.length > 0 && (
         <Box sx={{ overflowX: 'auto', mb: 2 }} tabIndex={0} role="region" aria-label={t('security:passkeys.tableLabel')}>
@@ -126,10 +128,10 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
                   <TableCell>{when(passkey.createdAt)}</TableCell>
                   <TableCell>{when(passkey.lastUsedAt)}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    <Button size="small" onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
+                    <Button size="small" disabled={readOnly} onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
                       {t('security:passkeys.rename')}
                     </Button>
-                    <Button size="small" color="error" onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
+                    <Button size="small" color="error" disabled={readOnly} onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
                       {t('security:passkeys.remove')}
                     </Button>
                   </TableCell>
@@ -140,7 +142,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
         </Box>
       )}
       {supported ? (
-        <Button variant="contained" onClick={() => setAdding(true)}>
+        <Button variant="contained" disabled={readOnly} onClick={() => setAdding(true)}>
           {t('security:passkeys.add')}
         </Button>
       ) : (

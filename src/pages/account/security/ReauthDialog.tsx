@@ -11,11 +11,13 @@ import TextField from '@mui/material/TextField';
 import { useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
+import { reauthFormSchema, type ReauthFormValues } from '../../../../contract/forms.js';
 import { totpCodeOf } from '../../../../contract/two-factor-values.js';
 import type { Reauthentication } from '../../../../contract/two-factor.js';
 import type { Proof } from './proof.js';
 import './texts.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
+import { errorText } from '../../../../providers/errors.js';
 
 export interface ReauthDialogProps {
   open: boolean;
@@ -50,20 +52,13 @@ function ReauthForm({ title, text, confirmLabel, proof, onCancel, onConfirm }: O
   const titleId = useId();
   const textId = useId();
   const [refusal, setRefusal] = useState<string | null>(null);
-  const schema = useMemo(
-    () =>
-      z.object({
-        password: proof === 'password' ? z.string().check(z.minLength(1, 'errors.WRONG_PASSWORD')) : z.string(),
-        code: proof === 'code' ? z.string().check(z.refine((value) => totpCodeOf(value) !== null, 'security:twoStep.codeInvalid')) : z.string(),
-      }),
-    [proof],
-  );
+  const resolver = useMemo(() => zodResolver(reauthFormSchema(proof)), [proof]);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: '', code: '' } });
+  } = useForm<ReauthFormValues>({ resolver, defaultValues: { password: '', code: '' } });
 
   const submit = handleSubmit(async (values) => {
     setRefusal(null);
@@ -71,13 +66,10 @@ function ReauthForm({ title, text, confirmLabel, proof, onCancel, onConfirm }: O
     const refused = await onConfirm(given);
     if (refused === null) return;
     const field = FIELD_OF[refused];
-    if (field && field === proof) setError(field, { message: `errors.${refused}` });
+    if (field && field === proof) setError(field, serverError(refused));
     else setRefusal(refused);
   });
-  const message = (field: 'password' | 'code') => {
-    const key = errors[field]?.message;
-    return key ? t(key, { defaultValue: t('errors.DEFAULT') }) : undefined;
-  };
+  const message = (field: 'password' | 'code') => fieldErrorText(t, errors, field);
 
   return (
     <Dialog open onClose={onCancel} aria-labelledby={titleId} aria-describedby={textId} fullWidth maxWidth="sm">
@@ -89,7 +81,7 @@ function ReauthForm({ title, text, confirmLabel, proof, onCancel, onConfirm }: O
           </DialogContentText>
           {refusal && (
             <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-              {t(`errors.${refusal}`, { defaultValue: t('errors.DEFAULT') })}
+              {errorText(t, refusal)}
             </Alert>
           )}
           {proof === 'recent' ? (

@@ -11,12 +11,13 @@ import { useEffect, useState } from 'react';
 import type * as QrCodeModule from 'qrcode';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
+import { totpCodeFormSchema, type TotpCodeFormValues } from '../../../../contract/forms.js';
 import { totpCodeOf } from '../../../../contract/two-factor-values.js';
 import type { RecoveryCodesResponse, TotpSetupResponse } from '../../../../contract/two-factor.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import './texts.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 
 type QrCode = typeof QrCodeModule;
 
@@ -38,7 +39,7 @@ export function groupedSecret(secret: string): string {
   return secret.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-const codeForm = z.object({ code: z.string().check(z.refine((value) => totpCodeOf(value) !== null, 'security:twoStep.codeInvalid')) });
+const resolver = zodResolver(totpCodeFormSchema);
 
 /**
  * Setting up the authenticator app (issue 44): the secret the server made (inactive until confirmed), as a
@@ -55,7 +56,7 @@ export function TotpSetup({ setup, onConfirmed, onCancel }: { setup: TotpSetupRe
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<z.infer<typeof codeForm>>({ resolver: zodResolver(codeForm), defaultValues: { code: '' } });
+  } = useForm<TotpCodeFormValues>({ resolver, defaultValues: { code: '' } });
 
   useEffect(() => {
     let current = true;
@@ -73,10 +74,10 @@ export function TotpSetup({ setup, onConfirmed, onCancel }: { setup: TotpSetupRe
       const { data } = await confirm({ url: '/users/me/two-factor/totp/confirm', method: 'post', values: { code: totpCodeOf(code) ?? code }, errorNotification: false });
       onConfirmed(data.recoveryCodes);
     } catch (error) {
-      setError('code', { message: `errors.${errorKeyOf(error)}` });
+      setError('code', serverError(messageKeyOf(error)));
     }
   });
-  const codeError = errors.code?.message;
+  const codeError = fieldErrorText(t, errors, 'code');
 
   return (
     <Box data-testid="totp-setup" sx={{ my: 2 }}>
@@ -122,7 +123,7 @@ export function TotpSetup({ setup, onConfirmed, onCancel }: { setup: TotpSetupRe
           required
           slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
           error={Boolean(codeError)}
-          helperText={codeError ? t(codeError, { defaultValue: t('errors.DEFAULT') }) : t('security:twoStep.codeHelp')}
+          helperText={codeError ?? t('security:twoStep.codeHelp')}
         />
         <Stack direction="row" sx={{ gap: 1 }}>
           <Button type="submit" variant="contained" disabled={isSubmitting}>

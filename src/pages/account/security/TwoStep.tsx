@@ -7,12 +7,13 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Reauthentication, RecoveryCodesResponse, TotpSetupResponse, TwoFactorStatus } from '../../../../contract/two-factor.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { errorText, messageKeyOf } from '../../../../providers/errors.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
-import { errorKeyOf, errorText } from '../../../data/useApiAction.js';
 import { RecoveryCodes } from './RecoveryCodes.js';
 import type { Proof } from './proof.js';
 import { ReauthDialog, TotpSetup } from './lazyParts.js';
 import './texts.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** Fewer recovery codes than this left: the section says to make new ones. */
 const FEW_CODES = 3;
@@ -25,6 +26,7 @@ type Asking = 'turnOff' | 'newCodes';
  * reauthentication dialog). `onChanged` reads the state and the user again after a change.
  */
 export function TwoStepSection({ status, email, proof, onChanged }: { status: TwoFactorStatus; email: string; proof: Proof; onChanged: () => Promise<void> }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { open: notify } = useNotification();
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
@@ -40,7 +42,7 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       const { data } = await start({ url: '/users/me/two-factor/totp', method: 'post', values: {}, errorNotification: false });
       setSetup(data);
     } catch (error) {
-      notify?.({ type: 'error', message: errorText(error) || t('errors.DEFAULT') });
+      notify?.({ type: 'error', message: errorText(t, error) });
       // Already set up elsewhere (another tab): show it as it is.
       await onChanged();
     }
@@ -67,7 +69,7 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       await onChanged();
       return null;
     } catch (error) {
-      return errorKeyOf(error);
+      return messageKeyOf(error);
     }
   };
 
@@ -96,17 +98,17 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       ) : (
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
           {!status.totp && (
-            <Button variant="contained" disabled={starting.isPending} onClick={() => void startSetup()}>
+            <Button variant="contained" disabled={readOnly || starting.isPending} onClick={() => void startSetup()}>
               {t('security:twoStep.setUp')}
             </Button>
           )}
           {on && (
-            <Button variant="outlined" onClick={() => setAsking('newCodes')}>
+            <Button variant="outlined" disabled={readOnly} onClick={() => setAsking('newCodes')}>
               {t('security:twoStep.newCodes')}
             </Button>
           )}
           {status.totp && (
-            <Button variant="outlined" color="error" onClick={() => setAsking('turnOff')}>
+            <Button variant="outlined" color="error" disabled={readOnly} onClick={() => setAsking('turnOff')}>
               {t('security:twoStep.turnOff')}
             </Button>
           )}

@@ -2,18 +2,22 @@ import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import type { Path, UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { MAX_RANGE_DAYS, SUSPICIOUS_FILTERS, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics-values.js';
+import { MAX_RANGE_DAYS, SUSPICIOUS_FILTERS, type Granularity } from '../../../../contract/analytics-values.js';
 import { RANGE_PRESETS, type FilterField, type FilterInput, type FilterProblems, type RangePreset } from './filters.js';
 
 interface FilterBarProps<G extends Granularity> {
-  input: FilterInput<G>;
+  /** The form's fields (./useAnalyticsFilters.ts), each checked with the whole bar on `onChange`. */
+  register: UseFormRegister<FilterInput<G>>;
   problems: FilterProblems;
   granularities: readonly G[];
-  onChange: (patch: Partial<FilterInput<G>>) => void;
+  onChange: () => void;
   /** The preset the range matches, if any. */
   preset: RangePreset | null;
   onPreset: (preset: RangePreset) => void;
+  /** A change is still to come (checked, waiting for typing to pause, or asked for): the bar is busy. */
+  pending: boolean;
 }
 
 /**
@@ -22,16 +26,25 @@ interface FilterBarProps<G extends Granularity> {
  * them (issue 21 item 3). A wrong entry is named under its field (and marked invalid for assistive
  * technology); the figures of the last valid filters stay until it is put right.
  */
-export function FilterBar<G extends Granularity>({ input, problems, granularities, onChange, preset, onPreset }: FilterBarProps<G>) {
+export function FilterBar<G extends Granularity>({ register, problems, granularities, onChange, preset, onPreset, pending }: FilterBarProps<G>) {
   const { t } = useTranslation();
   const problem = (field: FilterField) => {
     const key = problems[field];
     return { error: key !== undefined, helperText: key ? t(`pages.analytics.problems.${key}`, { days: MAX_RANGE_DAYS }) : undefined };
   };
   const field = { size: 'small' as const, sx: { width: { xs: '100%', sm: 190 } } };
+  const input = (name: Path<FilterInput<G>>) => register(name, { onChange });
 
   return (
-    <Box component="form" role="search" aria-label={t('pages.analytics.filters')} onSubmit={(event) => event.preventDefault()} sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 3 }}>
+    <Box
+      component="form"
+      role="search"
+      aria-label={t('pages.analytics.filters')}
+      aria-busy={pending}
+      noValidate
+      onSubmit={(event) => event.preventDefault()}
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 3 }}
+    >
       <ToggleButtonGroup
         size="small"
         exclusive
@@ -53,8 +66,7 @@ export function FilterBar<G extends Granularity>({ input, problems, granularitie
         id="analytics-from"
         label={t('pages.analytics.from')}
         type="date"
-        value={input.from}
-        onChange={(event) => onChange({ from: event.target.value })}
+        {...input('from')}
         {...problem('from')}
         slotProps={{ inputLabel: { shrink: true } }}
       />
@@ -63,8 +75,7 @@ export function FilterBar<G extends Granularity>({ input, problems, granularitie
         id="analytics-to"
         label={t('pages.analytics.to')}
         type="date"
-        value={input.to}
-        onChange={(event) => onChange({ to: event.target.value })}
+        {...input('to')}
         {...problem('to')}
         slotProps={{ inputLabel: { shrink: true } }}
       />
@@ -73,8 +84,8 @@ export function FilterBar<G extends Granularity>({ input, problems, granularitie
         id="analytics-granularity"
         select
         label={t('pages.analytics.granularity')}
-        value={input.granularity}
-        onChange={(event) => onChange({ granularity: event.target.value as G })}
+        // The page's granularities (G) are one of its field's values; TypeScript cannot follow a generic field's path.
+        {...input('granularity' as Path<FilterInput<G>>)}
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
         {granularities.map((granularity) => (
@@ -88,8 +99,7 @@ export function FilterBar<G extends Granularity>({ input, problems, granularitie
         id="analytics-suspicious"
         select
         label={t('pages.analytics.suspicious')}
-        value={input.suspicious}
-        onChange={(event) => onChange({ suspicious: event.target.value as SuspiciousFilter })}
+        {...input('suspicious')}
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
         {SUSPICIOUS_FILTERS.map((choice) => (
@@ -105,8 +115,7 @@ export function FilterBar<G extends Granularity>({ input, problems, granularitie
           id={`analytics-${name}`}
           label={t(`pages.analytics.${name}`)}
           type="number"
-          value={input[name]}
-          onChange={(event) => onChange(name === 'minPlayed' ? { minPlayed: event.target.value } : { maxPlayed: event.target.value })}
+          {...input(name)}
           {...problem(name)}
           slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' }, inputLabel: { shrink: true } }}
           sx={{ width: { xs: '100%', sm: 250 } }}

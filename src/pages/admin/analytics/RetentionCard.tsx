@@ -11,7 +11,7 @@ import type { Retention } from '../../../../contract/retention.js';
 import { CANCELLATION_ROWS } from '../../../../contract/subscription-values.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { CHART_HEIGHT, FigureCard } from './FigureCard.js';
 
 /** The server answers for up to 36 months at once: a longer range shows its last 36. */
@@ -48,7 +48,7 @@ export function RetentionCard({ from: asked, to }: { from: string; to: string })
 
   return (
     <FigureCard title={title} testId="retention" csv={csv} loading={months === null && !query.isError} stale={false}>
-      <ErrorAlert messageKey={query.isError ? errorKeyOf(query.error) : null} />
+      <ErrorAlert messageKey={query.isError ? messageKeyOf(query.error) : null} />
       <Typography color="text.secondary" variant="body2" sx={{ mb: 1 }}>
         {empty ? t('pages.analytics.retention.empty') : t('pages.analytics.retention.intro')}
       </Typography>

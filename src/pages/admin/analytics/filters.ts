@@ -1,5 +1,9 @@
 import { addDays as addCalendarDays, addYears, format, max, parseISO } from 'date-fns';
+import { analyticsFilterFormSchema, daysInRange, isDay, MAX_PLAYED_MINUTES, utcDay, type FilterProblem } from '../../../../contract/analytics-form.js';
 import { MAX_RANGE_DAYS, STORE_CHANNELS, SUSPICIOUS_FILTERS, type Channel, type Granularity, type SuspiciousFilter } from '../../../../contract/analytics-values.js';
+
+// The filter bar's rules are the contract's form schema (contract/analytics-form.ts); its date rules with them.
+export { daysInRange, isDay, MAX_PLAYED_MINUTES, utcDay, type FilterProblem };
 
 /**
  * The filter bar of the analytics and cohort pages (spec section 3: a date range, the granularity,
@@ -44,35 +48,15 @@ export const FILTER_PARAMS = {
   maxPlayed: 'maxPlayed',
 } as const;
 
-/** The API's largest played-time bound (contract/analytics.ts). */
-export const MAX_PLAYED_MINUTES = 10_000_000;
-
-export type FilterField = 'from' | 'to' | 'minPlayed' | 'maxPlayed';
-/** A problem's key under `pages.analytics.problems` in locales/. */
-export type FilterProblem = 'dateInvalid' | 'fromAfterTo' | 'rangeTooLong' | 'minutesInvalid' | 'minAboveMax';
+/** The fields that can be wrong: the range and the played-time bounds (the choices cannot). */
+export const FILTER_FIELDS = ['from', 'to', 'minPlayed', 'maxPlayed'] as const;
+export type FilterField = (typeof FILTER_FIELDS)[number];
 export type FilterProblems = Partial<Record<FilterField, FilterProblem>>;
 
 const DAY_MS = 86_400_000;
 
-/** Today's date in UTC (yyyy-MM-dd): periods and ranges are UTC days (contract/analytics.ts). */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** A real calendar date written yyyy-MM-dd (not 2026-02-30). */
-export function isDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const time = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(time) && utcDay(new Date(time)) === text;
-}
-
 export function addDays(day: string, days: number): string {
   return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
-}
-
-/** Days from `from` to `to`, both counted: 1 for a single day. */
-export function daysInRange(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
 /** The one-click ranges above the figures (issue 21 item 3), each ending today. */
@@ -173,36 +157,20 @@ export function writeFilterInput<G extends Granularity>(
   return next;
 }
 
-function minutes(text: string): number | null | 'invalid' {
-  const value = text.trim();
-  if (value === '') return null;
-  if (!/^\d{1,8}$/.test(value) || Number(value) > MAX_PLAYED_MINUTES) return 'invalid';
-  return Number(value);
-}
-
 /**
- * Checks an input as the API would (contract/analytics.ts): real dates, the start not after the end, at
- * most MAX_RANGE_DAYS days, whole non-negative minutes, the minimum not above the maximum. Returns the
- * filters to ask for, or null and each field's problem.
+ * Checks an input as the API would, by the filter bar's schema (contract/analytics-form.ts): real dates, the
+ * start not after the end, at most MAX_RANGE_DAYS days, whole non-negative minutes, the minimum not above the
+ * maximum. Returns the filters to ask for, or null and each field's problem.
  */
 export function validateFilters<G extends Granularity>(input: FilterInput<G>): { filters: AnalyticsFilters<G> | null; problems: FilterProblems } {
+  const parsed = analyticsFilterFormSchema.safeParse(input);
+  if (parsed.success) return { filters: { ...parsed.data, granularity: input.granularity }, problems: {} };
   const problems: FilterProblems = {};
-  if (!isDay(input.from)) problems.from = 'dateInvalid';
-  if (!isDay(input.to)) problems.to = 'dateInvalid';
-  if (!problems.from && !problems.to) {
-    if (input.from > input.to) problems.to = 'fromAfterTo';
-    else if (daysInRange(input.from, input.to) > MAX_RANGE_DAYS) problems.from = 'rangeTooLong';
+  for (const issue of parsed.error.issues) {
+    const field = FILTER_FIELDS.find((name) => name === issue.path[0]);
+    if (field && !problems[field]) problems[field] = issue.message as FilterProblem;
   }
-  const minPlayed = minutes(input.minPlayed);
-  const maxPlayed = minutes(input.maxPlayed);
-  if (minPlayed === 'invalid') problems.minPlayed = 'minutesInvalid';
-  if (maxPlayed === 'invalid') problems.maxPlayed = 'minutesInvalid';
-  if (typeof minPlayed === 'number' && typeof maxPlayed === 'number' && minPlayed > maxPlayed) problems.minPlayed = 'minAboveMax';
-  if (Object.keys(problems).length > 0 || minPlayed === 'invalid' || maxPlayed === 'invalid') return { filters: null, problems };
-  return {
-    filters: { from: input.from, to: input.to, granularity: input.granularity, suspicious: input.suspicious, minPlayed, maxPlayed },
-    problems,
-  };
+  return { filters: null, problems };
 }
 
 /** The API's query string for the filters (and, on the analytics pages, the channel). */

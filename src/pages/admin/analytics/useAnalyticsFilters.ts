@@ -1,9 +1,13 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback, useEffect, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useLocation, useSearchParams } from 'react-router';
+import { analyticsFilterFormSchema } from '../../../../contract/analytics-form.js';
 import type { FirstDayResponse, Granularity } from '../../../../contract/analytics.js';
 import { SEARCH_DELAY_MS } from '../../../components/search.js';
 import {
   defaultInput,
+  FILTER_FIELDS,
   presetOf,
   presetRange,
   readFilterInput,
@@ -12,6 +16,8 @@ import {
   type AnalyticsFilters,
   type FilterInput,
   type FilterOptions,
+  type FilterProblem,
+  type FilterProblems,
   type RangePreset,
 } from './filters.js';
 
@@ -21,58 +27,81 @@ const FROM_FILTER_BAR = { filterBar: true };
 /** Where the figures start and today, both by the server (GET /analytics/first-day). */
 export type Extent = Pick<FirstDayResponse, 'firstDay' | 'today'>;
 
+const resolver = zodResolver(analyticsFilterFormSchema);
+
 /**
- * The filter bar's state, kept in the address (./filters.ts). The fields hold their own copy: the
- * router applies address changes in a transition, a beat after the key press, and a field bound to the
- * address alone would lose keys typed in between. An address change from elsewhere (the menu link back
- * to the plain page, a pasted link) replaces what the fields hold.
+ * The filter bar's form (react-hook-form over the contract's schema, contract/analytics-form.ts), kept in the
+ * address (./filters.ts). The fields hold their own values: the router applies address changes in a
+ * transition, a beat after the key press, and a field bound to the address alone would lose keys typed in
+ * between. An address change from elsewhere (the menu link back to the plain page, a pasted link) replaces
+ * what the fields hold.
  *
- * `filters` is what to ask the API for, following typing once it pauses. A wrong entry (issue 21 item
- * 3: minimum above maximum, start after end) is named under its field and changes nothing else: the
- * figures stay those of the last valid filters, and the address keeps them too, so a reload or a shared
- * link never carries a wrong entry.
+ * Every change checks the whole bar at once, as a submit would (each problem named under its field, issue 21
+ * item 3: minimum above maximum, start after end...). Valid filters are applied and written to the address; a
+ * wrong entry changes nothing else: the figures stay those of the last valid filters, and the address keeps
+ * them too, so a reload or a shared link never carries a wrong entry. `filters`, what to ask the API for,
+ * follows the applied filters once typing pauses; `pending` says a change is still to come (the bar's
+ * `aria-busy`), so a test can tell that a wrong entry asked for nothing without waiting out the pause.
  */
 export function useAnalyticsFilters<G extends Granularity>(options: FilterOptions<G>, { firstDay, today }: Extent) {
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
-  const fromAddress = useMemo(() => readFilterInput(searchParams, today, options, firstDay), [searchParams, today, options, firstDay]);
-  const [input, setInput] = useState(fromAddress);
+  const fromAddress = readFilterInput(searchParams, today, options, firstDay);
+  const addressKey = JSON.stringify(fromAddress);
   const ownChange = (location.state as typeof FROM_FILTER_BAR | null)?.filterBar === true;
 
-  useEffect(() => {
-    if (!ownChange) setInput(fromAddress);
-  }, [fromAddress, ownChange]);
+  const form = useForm<FilterInput<G>, unknown, AnalyticsFilters<G>>({
+    resolver: resolver as unknown as Resolver<FilterInput<G>, unknown, AnalyticsFilters<G>>,
+    defaultValues: fromAddress,
+    // The bar is checked as a whole on each change (`settle`), never field by field, and takes no focus.
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
+  });
+  const { handleSubmit, reset, setValue, getValues, control, formState } = form;
+  // The address's filters at first; beside a wrong entry in a hand-edited link, the default ones.
+  const [applied, setApplied] = useState(() => validateFilters(fromAddress).filters ?? validateFilters(defaultInput(today, options, firstDay)).filters);
 
-  const change = useCallback(
-    (patch: Partial<FilterInput<G>>) => {
-      const next = { ...input, ...patch };
-      setInput(next);
-      if (validateFilters(next).filters) {
-        setSearchParams((current) => writeFilterInput(current, next, today, options, firstDay), { replace: true, state: FROM_FILTER_BAR });
-      }
-    },
-    [input, setSearchParams, today, options, firstDay],
+  /** Checks the bar; valid filters are applied, and with `write` kept in the address too. */
+  const settle = useCallback(
+    (write: boolean) =>
+      handleSubmit((filters) => {
+        setApplied(filters);
+        if (write) {
+          const typed = getValues();
+          setSearchParams((current) => writeFilterInput(current, typed, today, options, firstDay), { replace: true, state: FROM_FILTER_BAR });
+        }
+      })(),
+    [handleSubmit, getValues, setSearchParams, today, options, firstDay],
   );
-  const pickPreset = useCallback((preset: RangePreset) => change(presetRange(preset, today, firstDay)), [change, today, firstDay]);
 
-  const { filters, problems } = useMemo(() => validateFilters(input), [input]);
-  const lastGood = useLastGood(filters, () => validateFilters(defaultInput(today, options, firstDay)).filters);
-  const applied = useSettled(lastGood);
-  return { input, change, problems, filters: applied, preset: presetOf(input, today, firstDay), pickPreset };
-}
-
-/**
- * `filters` while valid, else the last valid ones (at first, those of `fallback`: a hand-edited link
- * with a wrong entry still shows the default figures beside its marked field).
- */
-function useLastGood<G extends Granularity>(filters: AnalyticsFilters<G> | null, fallback: () => AnalyticsFilters<G> | null): AnalyticsFilters<G> | null {
-  const [lastGood, setLastGood] = useState(() => filters ?? fallback());
-  const key = JSON.stringify(filters);
+  // The address from elsewhere (and as the page opens): its filters replace the fields', and are checked.
   useEffect(() => {
-    if (filters) setLastGood(filters);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by value: a new object of the same filters changes nothing
-  }, [key]);
-  return filters ?? lastGood;
+    if (ownChange) return;
+    reset(JSON.parse(addressKey) as FilterInput<G>);
+    void settle(false);
+  }, [addressKey, ownChange, reset, settle]);
+
+  const change = useCallback(() => void settle(true), [settle]);
+  const pickPreset = useCallback(
+    (preset: RangePreset) => {
+      const range = presetRange(preset, today, firstDay);
+      setValue('from', range.from);
+      setValue('to', range.to);
+      void settle(true);
+    },
+    [setValue, settle, today, firstDay],
+  );
+
+  const [from, to] = useWatch({ control, name: ['from', 'to'] });
+  const problems: FilterProblems = {};
+  for (const field of FILTER_FIELDS) {
+    const problem = formState.errors[field]?.message;
+    if (problem) problems[field] = problem as FilterProblem;
+  }
+  const filters = useSettled(applied);
+  const pending = formState.isSubmitting || JSON.stringify(filters) !== JSON.stringify(applied);
+  return { register: form.register, change, problems, filters, pending, preset: presetOf({ from, to }, today, firstDay), pickPreset };
 }
 
 /** `filters` once they have stayed the same for SEARCH_DELAY_MS (null at once: nothing to wait for). */

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActivityEntry } from '../../../../contract/activity.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
@@ -40,7 +40,7 @@ export function Timeline({ userId }: { userId: string }) {
 
   return (
     <Section title={t('adminUser:timeline.title')} testId="user-timeline">
-      {query.isError && <ErrorAlert messageKey={errorKeyOf(query.error)} />}
+      {query.isError && <ErrorAlert messageKey={messageKeyOf(query.error)} />}
       {query.isPending ? (
         <FullPageSpinner minHeight={120} />
       ) : entries.length === 0 ? (

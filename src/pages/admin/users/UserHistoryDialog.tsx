@@ -14,10 +14,10 @@ import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser, AuditEntry } from '../../../../contract/users.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime } from '../../../format/index.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
 
 function roleNames(t: TFunction, roles: unknown): string | null {
   if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return null;
@@ -31,6 +31,8 @@ function describe(t: TFunction, entry: AuditEntry): string {
   if (entry.action === 'purchase.duplicate_undone') return t('pages.users.audit.duplicateUndone');
   if (entry.action === 'purchase.refunded') return t('pages.users.audit.refunded');
   if (entry.action === 'two_factor.reset') return t('pages.users.audit.twoFactorReset');
+  // Issue 47: a staff member saw the account as its owner does, read-only.
+  if (entry.action === 'account.viewed') return t('pages.users.audit.viewed');
   const from = roleNames(t, entry.details.from);
   const to = roleNames(t, entry.details.to);
   return from && to ? t('pages.users.audit.rolesChanged', { from, to }) : t('pages.users.audit.rolesChangedPlain');
@@ -47,7 +49,7 @@ function AuditTrail({ userId }: { userId: string }) {
     // Another user's trail must never stand in while this one loads.
     queryOptions: { placeholderData: undefined },
   });
-  if (query.isError) return <ErrorAlert messageKey={errorKeyOf(query.error)} />;
+  if (query.isError) return <ErrorAlert messageKey={messageKeyOf(query.error)} />;
   if (query.isPending) return <CircularProgress size={24} aria-label={t('common.loading')} />;
   const entries = result.data;
   if (entries.length === 0) return <Typography color="text.secondary">{t('pages.users.audit.empty')}</Typography>;

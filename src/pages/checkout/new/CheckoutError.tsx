@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
 import { useLocale } from '../../../components/LocaleScope.js';
+import { paths } from '../../../routing/paths.js';
+import { errorText } from '../../../../providers/errors.js';
 
 /** Refusals that mean the user has it already (issue 16): the way to where they manage it. */
 const MANAGE: Record<string, { path: string; label: string }> = {
-  SUBSCRIPTION_EXISTS: { path: '/account/subscription', label: 'pages.checkout.manageSubscription' },
-  PRODUCT_ALREADY_OWNED: { path: '/account/licences', label: 'pages.checkout.seeLicences' },
+  SUBSCRIPTION_EXISTS: { path: paths.subscription, label: 'pages.checkout.manageSubscription' },
+  PRODUCT_ALREADY_OWNED: { path: paths.licences, label: 'pages.checkout.seeLicences' },
 };
 
 /**
@@ -31,7 +33,7 @@ export function CheckoutError({ messageKey }: { messageKey: string | null }) {
         </Button>
       }
     >
-      {t(`errors.${messageKey}`)}
+      {errorText(t, messageKey)}
     </Alert>
   );
 }

@@ -10,9 +10,10 @@ import { useDataProvider } from '@refinedev/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { Discount } from '../../../../contract/billing.js';
-import { errorKeyOf } from '../../../data/useApiAction.js';
 import { codeFormSchema, type CodeFormValues } from '../../../../contract/forms.js';
 import { discountByCodeUrl } from './discounts.js';
+import { messageKeyOf } from '../../../../providers/errors.js';
+import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 
 /**
  * The discount code dialog: the code is checked by the server before it is used, and its problem
@@ -38,10 +39,10 @@ export function DiscountDialog({ open, onClose, onApplied }: { open: boolean; on
       onApplied({ id: data.id, code: data.code });
       reset();
     } catch (failure) {
-      setError('code', { message: `errors.${errorKeyOf(failure)}` });
+      setError('code', serverError(messageKeyOf(failure)));
     }
   });
-  const message = errors.code?.message;
+  const message = fieldErrorText(t, errors, 'code');
 
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="discount-title" fullWidth maxWidth="xs">
@@ -55,7 +56,7 @@ export function DiscountDialog({ open, onClose, onApplied }: { open: boolean; on
             label={t('pages.checkout.discountCode')}
             {...register('code')}
             error={Boolean(message)}
-            helperText={message ? t(message, { defaultValue: t('errors.DEFAULT') }) : undefined}
+            helperText={message}
           />
         </DialogContent>
         <DialogActions>

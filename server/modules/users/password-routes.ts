@@ -1,6 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
-import { countFailedGuess, GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { z } from 'zod';
 import {
   changePasswordRequestSchema,
@@ -8,24 +6,17 @@ import {
   checkOldPasswordRequestSchema,
   checkOldPasswordResponseSchema,
   checkResetTokenResponseSchema,
-  emailChangeConfirmSchema,
-  emailChangeRequestSchema,
-  emailChangeResponseSchema,
   okResponseSchema,
-  profileUpdateSchema,
   resetPasswordRequestSchema,
 } from '../../../contract/account.js';
 import { emailSchema } from '../../../contract/auth.js';
-import { meSchema } from '../../../contract/users.js';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
+import { countFailedGuess, GUESS_LIMITS } from '../../plugins/guess-limits.js';
+import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import * as account from './account.js';
-import { confirmEmailChange, requestEmailChange, type EmailChangeDeps } from './email-change.js';
 
-/** Forgot password, password change and profile (spec sections 2, 4 and 7). */
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; emailChange: EmailChangeDeps; guards: Guards }> = async (
-  app,
-  { deps, emailChange, guards },
-) => {
+/** The password: forgotten (a reset link by mail), checked and changed by its owner (spec sections 2, 4 and 7). */
+export const passwordRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.get(
     '/users/forget-password/:email',
     { config: PER_ADDRESS_LIMIT, schema: { params: z.object({ email: emailSchema }), response: { 200: okResponseSchema } } },
@@ -61,24 +52,5 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: account.AccountDeps; e
     '/users/password',
     { onRequest: guards.user, schema: { body: changePasswordRequestSchema, response: { 200: changePasswordResponseSchema } } },
     async (request) => account.changePassword(deps, currentUser(request), currentSession(request), request.body),
-  );
-
-  app.patch(
-    '/users/me',
-    { onRequest: guards.user, schema: { body: profileUpdateSchema, response: { 200: meSchema } } },
-    async (request) => account.updateProfile(deps, currentUser(request), request.body),
-  );
-
-  // Issue 20 item 7: a new sign-in address, proven by a code mailed to it.
-  app.post(
-    '/users/me/email',
-    { onRequest: guards.user, schema: { body: emailChangeRequestSchema, response: { 200: emailChangeResponseSchema } } },
-    async (request) => requestEmailChange(emailChange, currentUser(request), request.body),
-  );
-
-  app.post(
-    '/users/me/email/confirm',
-    { onRequest: guards.user, config: { guessLimit: GUESS_LIMITS.emailChangeCode }, schema: { body: emailChangeConfirmSchema, response: { 200: meSchema } } },
-    async (request) => confirmEmailChange(emailChange, currentUser(request), request.body.code),
   );
 };

@@ -14,7 +14,7 @@ import * as auth from './service.js';
 import { clientOf, type Guards } from '../../plugins/authentication.js';
 
 /** Sign-in endpoints of spec section 7; attempts per address are rate limited against guessing. */
-export const authRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const signInRoutes: FastifyPluginAsyncZod<{ deps: auth.AuthDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.post(
     '/auth/login',
     { config: PER_ADDRESS_LIMIT, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
