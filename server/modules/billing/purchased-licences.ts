@@ -137,12 +137,14 @@ async function revokeForRefund(
     const [row] = licence ? await withPayments(trx, [licence]) : [];
     // Someone else's licence answers exactly like a missing one.
     if (!row || row.revoked_at !== null) throw new AppError('LICENCE_NOT_FOUND', 404);
+    // Of two returns of this licence at once (two tabs, a retry) the second waits on the licence's row and finds
+    // it gone. First, so that what the second is told never depends on when the first committed: a refusal
+    // below rolls the revocation back.
+    if (!(await revokeLicence(trx, row.id, now.toISOString(), 'returned'))) throw new AppError('LICENCE_NOT_FOUND', 404);
     // Issue 46 item 1: the release's refund is the customer's once; a second is named as such, window or not.
     const scope = row.release ? releaseRefund(row.release) : null;
     if (scope && (await usedRefunds(trx, user.id)).has(scope)) throw new AppError('REFUND_ALREADY_USED', 409);
     if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
-    // Of two returns of this licence at once (two tabs, a retry) the second waits on the licence's row and finds it gone.
-    if (!(await revokeLicence(trx, row.id, now.toISOString(), 'returned'))) throw new AppError('LICENCE_NOT_FOUND', 404);
     // The release's one refund, by the primary key of refund_uses: a second is refused and its transaction
     // (the revocation above included) changes nothing.
     if (scope) await useRefund(trx, { userId: user.id, scope, transactionId: row.transaction_id, actor: 'customer', at: now.toISOString() });
