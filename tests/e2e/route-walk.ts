@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { englishCatalogueTexts, POLITE_GERMAN } from '../fixtures/german.js';
-import { createVerifiedUser, launchBrowser, moveRouter, newContext, rowActionsOutOfReach, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, moveRouter, newContext, rawTranslationText, rowActionsOutOfReach, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -22,14 +23,16 @@ export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
  * The address of a route pattern under a locale prefix ('/en', '/de'). A record's `:id` is the walk's
- * own user when given (the admin user page shows a real account), else an id that matches nothing.
+ * own user when given (the admin user page shows a real account), else an id that matches nothing. A
+ * checkout is walked for the yearly plan: it has no launch offer, so its summary ends with the plan's
+ * renewal, the text that once showed as raw i18next output (issue 46 item 3).
  */
 export function addressOf(route: RouteEntry, prefix: string, subject: { userId?: string } = {}): string {
   const path = `/${route.path}`
     .replace(':id', subject.userId ?? NO_SUCH_ID)
     .replace(':type', 'subscription')
     .replace(':tab', 'login')
-    .replace(':priceId?', 'pri_monthly')
+    .replace(':priceId?', PRICE_IDS.yearly)
     .replace(':token', 'sample-token')
     .replace('*', 'no-such-page');
   return `${prefix}${path}`.replace(/\/$/, '') || '/';
@@ -225,9 +228,10 @@ async function germanProblems(page: Page): Promise<string[]> {
  * Every route of the route table under one locale prefix, as the visitor, user or admin it is for: no
  * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, no page wider than a
  * 390 px phone, every row action of every table within reach without scrolling sideways at 1280 and at
- * 390 px (issue 48 item 2, rowActionsOutOfReach), and a quiet console (issue 48 item 10: no console
- * error and no failed request the visitor did not cause, watchConsole); under /de, German that says du and
- * the catalogue's German (germanProblems). One visit per route serves them all.
+ * 390 px (issue 48 item 2, rowActionsOutOfReach), no raw translation text (issue 46 item 3: a key that
+ * names a group of texts, or a bare key), and a quiet console (issue 48 item 10: no console error and no
+ * failed request the visitor did not cause, watchConsole); under /de, German that says du and the
+ * catalogue's German (germanProblems). One visit per route serves them all.
  */
 export function describeRouteWalk(prefix: string): void {
   let browser: Browser;
@@ -244,7 +248,7 @@ export function describeRouteWalk(prefix: string): void {
   describe(`every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
       const routes = ROUTES.filter((route) => visitorOf(route) === kind);
-      it(`${kind} pages have no serious or critical axe violations, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
+      it(`${kind} pages have no serious or critical axe violations, no raw translation text, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
         const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
@@ -253,6 +257,7 @@ export function describeRouteWalk(prefix: string): void {
         const quiet = watchConsole(page);
         const violations: string[] = [];
         const wide: string[] = [];
+        const raw: string[] = [];
         const german: string[] = [];
         const outOfReach: string[] = [];
         let previous: RouteEntry | undefined;
@@ -262,6 +267,7 @@ export function describeRouteWalk(prefix: string): void {
           await visit(page, address, previous?.page === route.page);
           previous = route;
           for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
+          for (const text of await rawTranslationText(page)) raw.push(`${address}: ${text}`);
           if (prefix === '/de') for (const problem of await germanProblems(page)) german.push(`${address}: ${problem}`);
           for (const action of await reachable(page)) outOfReach.push(`${address} at ${DESKTOP.width} px: ${action}`);
           const phone = await onPhone(page);
@@ -269,6 +275,7 @@ export function describeRouteWalk(prefix: string): void {
           for (const action of phone.outOfReach) outOfReach.push(`${address} at ${PHONE.width} px: ${action}`);
         }
         expect(violations, violations.join('\n')).toEqual([]);
+        expect(raw, `raw translation text:\n${raw.join('\n')}`).toEqual([]);
         expect(wide, `wider than a ${PHONE.width} px phone:\n${wide.join('\n')}`).toEqual([]);
         expect(quiet.unquiet, `asked for by no one:\n${quiet.unquiet.join('\n')}`).toEqual([]);
         expect(german, `not in the German voice:\n${german.join('\n')}`).toEqual([]);

@@ -123,6 +123,12 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
             ))}
           </RadioGroup>
           <CheckoutSummary summary={checkout.summary} currencyCode={selected.currencyCode} transaction={checkout.transaction} />
+          {/* Issue 46 item 1: before paying, a purchase whose 14-day refund the customer has had once already says so. */}
+          {checkout.transaction?.refundable === false && (
+            <Alert severity="info" sx={{ mt: 1 }} data-testid="checkout-refund-notice">
+              {t(kind === 'subscription' ? 'pages.checkout.refundUsedSubscription' : 'pages.checkout.refundUsedRelease')}
+            </Alert>
+          )}
           {decision && (
             <Alert severity="info" sx={{ mt: 1 }} data-testid="checkout-discount-decision">
               {t(`pages.checkout.discountDecision.${decision.messageKey}`, {
