@@ -437,3 +437,31 @@ export async function rowActionsOutOfReach(page: Page): Promise<string[]> {
     return found;
   });
 }
+
+/**
+ * The actions on screen that something else covers (issue 48 item 7: a success message over "Refund and end
+ * now"): every visible button and link of the page's main area, below its header and inside the window,
+ * whose centre is not the topmost element there (nor inside it). One line each, naming the action and what
+ * covers it.
+ */
+export async function coveredActions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const covered: string[] = [];
+    // Content scrolled up under the page's own sticky header is not covered: it is scrolled away.
+    const headerBottom = Math.max(0, ...[...document.querySelectorAll('header')].map((header) => header.getBoundingClientRect().bottom));
+    for (const action of document.querySelectorAll('main button, main a[href]')) {
+      const box = action.getBoundingClientRect();
+      // Not drawn, or drawn invisible (a closed drawer's button): nothing to cover.
+      if (box.width === 0 || box.height === 0 || !action.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      if (x < 0 || y < headerBottom || x > window.innerWidth || y > window.innerHeight) continue;
+      const top = document.elementFromPoint(x, y);
+      if (top && (top === action || action.contains(top))) continue;
+      const name = action.getAttribute('aria-label') ?? action.textContent?.trim() ?? action.tagName;
+      const where = (node: Element) => `${node.tagName.toLowerCase()}.${[...node.classList].slice(0, 2).join('.')} "${(node.textContent ?? '').trim().slice(0, 60)}"`;
+      covered.push(`"${name}" (${where(action.parentElement ?? action)}) under ${top ? `${where(top)} in ${where(top.closest('[class]')?.parentElement ?? top)}` : 'nothing'}`);
+    }
+    return covered;
+  });
+}
