@@ -1,4 +1,4 @@
-import type { Paddle, Transaction } from '@paddle/paddle-node-sdk';
+import type { Paddle, Subscription as PaddleSubscription, Transaction } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { Invoice, PaymentMethod, PaymentStatus, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
@@ -10,6 +10,7 @@ import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
 import { recordActivity } from '../activity/index.js';
+import { type EventBus } from '../events/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
 import { refundIdsOf } from './refunds-repo.js';
 import { rememberSubscription } from './subscriptions-repo.js';
@@ -23,6 +24,18 @@ export interface ActionDeps {
   paddle: Paddle | null;
   clock: Clock;
   refunds: RefundRunner;
+  /** Told when the subscription changed here, so every instance forgets what it keeps of it (issue 45). */
+  bus: Pick<EventBus, 'announce'>;
+}
+
+/**
+ * Keeps Paddle's answer to an action (the webhook that follows then changes nothing, and publishes
+ * nothing new) and has every instance forget what it keeps of what the user holds: `/users/me`'s
+ * subscription and the entitlement the home and the desktop answer.
+ */
+async function remember(deps: ActionDeps, subscription: PaddleSubscription): Promise<void> {
+  const userId = await rememberSubscription(deps.db, subscription);
+  if (userId) deps.bus.announce({ kind: 'holdings-changed', userId });
 }
 
 async function current(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>): Promise<Subscription> {
@@ -63,7 +76,7 @@ export async function cancelSubscription(
   if (options.refund) return cancelWithRefund(deps, user, subscription, actorId);
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
-  await rememberSubscription(deps.db, updated);
+  await remember(deps, updated);
   await recordActivity(deps.db, {
     userId: user.id,
     actorId,
@@ -117,7 +130,7 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   if (subscription.scheduledChange?.action !== 'cancel') return subscription;
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, { scheduledChange: null }), 'SUBSCRIPTION_NOT_FOUND');
-  await rememberSubscription(deps.db, updated);
+  await remember(deps, updated);
   await recordActivity(deps.db, { userId: user.id, kind: 'subscription.resumed', details: { subscriptionId: subscription.id }, at: deps.clock.now() });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
@@ -172,7 +185,7 @@ export async function changePlan(deps: ActionDeps, catalogue: Catalogue, user: U
   const subscription = await current(deps, user);
   const plan = await target(deps, catalogue, subscription, interval);
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, changeRequest(plan.id)), 'SUBSCRIPTION_NOT_FOUND');
-  await rememberSubscription(deps.db, updated);
+  await remember(deps, updated);
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -212,7 +225,7 @@ export async function approveSubscription(deps: ActionDeps, user: UserWithRoles,
   const subscription = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.get(subscriptionId), 'SUBSCRIPTION_NOT_FOUND');
   // Someone else's subscription answers exactly like a missing one.
   if (subscription.customerId !== customerId) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  await rememberSubscription(deps.db, subscription);
+  await remember(deps, subscription);
   const stored = await subscriptionOf(deps.db, user.id, deps.clock.now());
   if (!stored) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   return stored;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { PLATFORMS, type Platform, type Release, type releaseCreateSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { type EventBus } from '../events/index.js';
 import { markFirstDownload } from '../users/index.js';
 import { insertDownload, insertMissingReleases, releasesPublishedBy, upsertRelease, type ReleaseRow } from './repo.js';
 
@@ -57,10 +58,16 @@ export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock 
   });
 }
 
-/** `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date. */
-export async function addRelease(db: Kysely<Database>, input: z.infer<typeof releaseCreateSchema>): Promise<Release> {
+/**
+ * `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date.
+ * Every instance forgets the release line and the builds it keeps (the upgrade price of `/users/me`, the
+ * heartbeat's coverage) once it is stored.
+ */
+export async function addRelease(deps: { db: Kysely<Database>; bus: Pick<EventBus, 'announce'> }, input: z.infer<typeof releaseCreateSchema>): Promise<Release> {
   const published_at = new Date(input.publishedAt).toISOString();
-  return toRelease(await upsertRelease(db, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at }));
+  const row = await upsertRelease(deps.db, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at });
+  deps.bus.announce({ kind: 'releases-changed' });
+  return toRelease(row);
 }
 
 /**

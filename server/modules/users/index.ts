@@ -75,8 +75,10 @@ export {
   replaceRoles,
   rolesIn,
   UsersRepo,
+  type AccountChanged,
   type AuthSession,
   type UserWithRoles,
 } from './repo.js';
+export { SIGNED_IN_MAX_AGE_MS, SignedInUsers, type SignedIn } from './signed-in.js';
 export { meOf, seedAdmin, type BillingFacts, type MeBilling, type MeDeps, type SeedResult } from './service.js';
 export { markFirstDownload } from './first-download-repo.js';
