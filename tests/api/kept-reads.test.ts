@@ -49,6 +49,25 @@ async function coupon(server: TestServer, admin: string, input: { grant: 'licenc
   return code;
 }
 
+/**
+ * Runs `act` with Paddle's webhooks held back, then delivers them: what `act` shows is then the portal's own
+ * doing, not the webhook that follows it (which would also make every instance forget).
+ */
+async function withWebhooksHeld<T>(server: TestServer, act: () => Promise<T>): Promise<T> {
+  const held: { rawBody: string; signature: string }[] = [];
+  paddle.sandbox.deliverTo(async (rawBody, signature) => {
+    held.push({ rawBody, signature });
+  });
+  try {
+    return await act();
+  } finally {
+    paddle.deliverTo(() => server);
+    for (const { rawBody, signature } of held) {
+      await server.app.inject({ method: 'POST', url: '/api/paddle/webhook', payload: rawBody, headers: { 'content-type': 'application/json', 'paddle-signature': signature } });
+    }
+  }
+}
+
 async function redeem(server: TestServer, token: string, code: string) {
   const redeemed = await call(server, 'POST', '/api/coupons/redeem', token, { payload: { code } });
   expect(redeemed.statusCode, redeemed.body).toBe(200);
@@ -199,10 +218,13 @@ describeEachDatabase(
       expect(subscriptionId).toMatch(/^sub_/);
       expect((await heartbeat(server(), device)).json().entitlement.items).toEqual([expect.objectContaining({ kind: 'subscription', endsAt: null })]);
 
-      // The customer's own cancellation: Paddle's answer is kept; the webhook after it changes nothing.
-      const cancelled = await call(server(), 'POST', '/api/subscription/cancel', user.token, { payload: {} });
-      expect(cancelled.statusCode, cancelled.body).toBe(200);
-      expect((await heartbeat(server(), device)).json().entitlement.items).toEqual([expect.objectContaining({ kind: 'subscription', endsAt: expect.any(String) })]);
+      // The customer's own cancellation: Paddle's answer is kept, before its webhook arrives.
+      await withWebhooksHeld(server(), async () => {
+        const cancelled = await call(server(), 'POST', '/api/subscription/cancel', user.token, { payload: {} });
+        expect(cancelled.statusCode, cancelled.body).toBe(200);
+        expect((await heartbeat(server(), device)).json().entitlement.items).toEqual([expect.objectContaining({ kind: 'subscription', endsAt: expect.any(String) })]);
+      });
+      await paddle.settle(server());
 
       // A licence bought and returned within 14 days.
       const bought = await paddle.paddle.transactions.create({ items: [{ priceId: PRICE_IDS.perpetual2025, quantity: 1 }], customerId });
@@ -211,9 +233,12 @@ describeEachDatabase(
       expect((await heartbeat(server(), device)).json().entitlement.releases).toEqual(['2025']);
       const licences = (await call(server(), 'GET', '/api/perpetual/license', user.token)).json() as { licenceId: string; source: string }[];
       const licence = licences.find((candidate) => candidate.source === 'purchase');
-      const returned = await call(server(), 'POST', `/api/perpetual/license/${String(licence?.licenceId)}/return`, user.token);
-      expect(returned.statusCode, returned.body).toBe(200);
-      expect((await heartbeat(server(), device)).json().entitlement.releases).toEqual([]);
+      // Returned: the licence stops unlocking from the next request, whatever Paddle's refund and its webhooks do.
+      await withWebhooksHeld(server(), async () => {
+        const returned = await call(server(), 'POST', `/api/perpetual/license/${String(licence?.licenceId)}/return`, user.token);
+        expect(returned.statusCode, returned.body).toBe(200);
+        expect((await heartbeat(server(), device)).json().entitlement.releases).toEqual([]);
+      });
       await paddle.settle(server());
     });
 
