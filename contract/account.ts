@@ -56,8 +56,21 @@ export const sessionViewSchema = z.object({
   os: z.string().nullable(),
   /** The client address it signed in from. */
   address: z.string().nullable(),
+  /**
+   * Issue 47: a support team member's read-only view of the account (at most 15 minutes), not a sign-in of the
+   * owner; its browser, system and address (the staff member's) are not shown.
+   */
+  supportView: z.boolean(),
 });
 export type SessionView = z.infer<typeof sessionViewSchema>;
+
+/**
+ * Issue 47: when support viewed the account as its owner sees it (`GET /users/me/views`, the security page:
+ * "viewed by support on …"), newest first; each view was read-only and lasted until `until` at most.
+ */
+export const staffViewSchema = z.object({ viewedAt: z.string(), until: z.string().nullable() });
+export type StaffView = z.infer<typeof staffViewSchema>;
+export const staffViewsResponseSchema = z.array(staffViewSchema);
 export const sessionsResponseSchema = z.array(sessionViewSchema);
 export const sessionIdParamsSchema = z.object({ id: z.uuid() });
 export const sessionsEndedResponseSchema = z.object({ ended: z.number().int() });

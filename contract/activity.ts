@@ -33,6 +33,8 @@ export const ACTIVITY_KINDS = [
   'passkey.removed',
   /** Issue 44: an admin removed every second factor of the account (the actor names them). */
   'two_factor.reset',
+  /** Issue 47: a staff member (the actor) opened a read-only view of the account, until `details.until`. */
+  'account.viewed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -18,3 +18,10 @@ export const adminSessionsEndedSchema = z.object({ ended: z.number().int() });
 export const adminResendResponseSchema = z.object({ sent: z.literal(true) });
 /** `POST /users/{id}/devices/{deviceId}/release`. */
 export const adminReleaseResponseSchema = z.object({ released: z.literal(true) });
+
+/**
+ * `POST /users/{id}/view-as` (issue 47): a read-only session of the customer's account for the staff member
+ * asking, ending at `expiresAt` (15 minutes at most). The web app opens it in a tab of its own.
+ */
+export const viewAsResponseSchema = z.object({ access_token: z.string(), expiresAt: z.string() });
+export type ViewAsResponse = z.infer<typeof viewAsResponseSchema>;

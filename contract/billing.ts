@@ -16,6 +16,14 @@ export const localizedTextSchema = z.object({ name: z.string(), description: z.s
 export const catalogueTextSchema = z.object({ en: localizedTextSchema, de: localizedTextSchema });
 export type CatalogueText = z.infer<typeof catalogueTextSchema>;
 
+/**
+ * A discount's description (its name on offers and in the checkout) in every interface language, chosen by
+ * the SPA like a product's (src/billing/catalogueText.ts, discountText); `de` is the English when the
+ * catalogue has no German (issue 48 item 4: tests/unit/german-voice.test.ts holds the stand-in's to both).
+ */
+export const discountTextSchema = z.object({ en: z.string(), de: z.string() });
+export type DiscountText = z.infer<typeof discountTextSchema>;
+
 // --- end of localized catalogue ---
 
 /** Money in minor units (cents; Paddle's two-decimal HUF) with its currency; never a float. */
@@ -37,7 +45,12 @@ export type DiscountDuration = z.infer<typeof discountDurationSchema>;
  * A plan's first-purchase offer for this buyer (the launch discount): its name, how long it lasts, and
  * the plan's price per billing period while it lasts, in the buyer's currency, tax excluded.
  */
-export const planOfferSchema = discountDurationSchema.extend({ discountId: z.string(), description: z.string(), price: z.object({ amount: z.number().int(), currencyCode: z.string() }) });
+export const planOfferSchema = discountDurationSchema.extend({
+  discountId: z.string(),
+  description: z.string(),
+  i18n: discountTextSchema,
+  price: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+});
 export type PlanOffer = z.infer<typeof planOfferSchema>;
 
 /** `GET /paddle/list-plans` (spec section 3: id, description, discount id). */
@@ -92,6 +105,7 @@ export const discountSchema = z.object({
   id: z.string(),
   code: z.string().nullable(),
   description: z.string(),
+  i18n: discountTextSchema,
   type: z.enum(['flat', 'flat_per_seat', 'percentage']),
   /** Percent for percentage discounts; minor units of `currencyCode` otherwise. */
   amount: z.number(),
@@ -168,7 +182,7 @@ export const checkoutResponseSchema = z.object({
    * The discount the transaction carries: the one asked for, the plan's first-purchase discount, or the
    * upgrade discount the server applies by itself for an owner of the previous release.
    */
-  discount: z.object({ id: z.string(), description: z.string(), ...discountDurationSchema.shape }).nullable(),
+  discount: z.object({ id: z.string(), description: z.string(), i18n: discountTextSchema, ...discountDurationSchema.shape }).nullable(),
   /** The billing period of a plan (what "next" and "then" charges repeat by); null for a perpetual licence. */
   interval: z.enum(['month', 'year']).nullable(),
 });

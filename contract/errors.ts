@@ -112,6 +112,10 @@ export const MESSAGE_KEYS = [
   'PASSWORD_TOO_COMMON',
   /** Issue 44 item 9: a correctly signed Paddle notification whose data fails the schema (400, not 500). */
   'WEBHOOK_PAYLOAD_INVALID',
+  /** Issue 47: a write from a staff member's read-only view of a customer's account. */
+  'READ_ONLY_VIEW',
+  /** Issue 47: "view as this user" of a staff account (their pages hold other people's data). */
+  'STAFF_NOT_VIEWABLE',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

@@ -35,7 +35,11 @@ export const verifyCodeRequestSchema = z.object({
 });
 export const verifyCodeResponseSchema = z.object({ access_token: z.string() });
 
-export const verifyLinkResponseSchema = z.object({ verified: z.literal(true) });
+/**
+ * `GET /users/validate/{token}`: verified; with an access token when the link was opened in the browser that
+ * asked for the mail (issue 48 item 5: it signs in there, as the code does).
+ */
+export const verifyLinkResponseSchema = z.object({ verified: z.literal(true), access_token: z.string().optional() });
 
 export const resendQuerySchema = z.object({ generateVerificationCode: flag.optional() });
 export const resendResponseSchema = z.object({ sent: z.literal(true) });

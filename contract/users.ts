@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sessionViewSchema } from './account.js';
 import { seatsResponseSchema } from './licensing.js';
+import { PERMISSIONS } from './permissions.js';
 import { ROLES } from './roles.js';
 import { subscriptionSchema } from './subscription.js';
 import { MAX_PAGE_SIZE, SIGN_IN_METHODS, USER_PLANS, USER_SORT_FIELDS } from './users-values.js';
@@ -33,6 +34,10 @@ export const meSchema = z.object({
   twoFactorEnabled: z.boolean(),
   /** Issue 44: a staff account without a second factor while STAFF_TWO_FACTOR=required: it must enrol before anything else. */
   twoFactorEnrolmentRequired: z.boolean(),
+  /** Issue 47: what the roles allow in the admin area (contract/permissions.ts); none in a read-only view. */
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** Issue 47: this session is a staff member's read-only view of the account, ending at `expiresAt`; null for the owner's own. */
+  readOnlyView: z.object({ expiresAt: z.string() }).nullable(),
 });
 export type Me = z.infer<typeof meSchema>;
 
@@ -133,7 +138,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   actorId: z.string().nullable(),
   actorEmail: z.string().nullable(),
-  action: z.enum(['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded', 'two_factor.reset']),
+  action: z.enum(['roles.changed', 'user.deleted', 'account.deleted', 'purchase.duplicate_undone', 'purchase.refunded', 'two_factor.reset', 'account.viewed']),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });

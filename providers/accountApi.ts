@@ -34,7 +34,6 @@ export function createAccountApi(http: HttpClient) {
     /** `POST /{subscription|perpetual}/preload` for a visitor: what the checkout they came for sells, and at what price. */
     previewCheckout: (type: 'subscription' | 'perpetual', body: PreloadRequest) =>
       http<PreloadResponse>(`/${type}/preload`, { method: 'POST', noAuth: true, body }),
-    verifyEmailLink: (token: string) => http<{ verified: true }>(`/users/validate/${segment(token)}`, { noAuth: true }),
     /** Signed in: whether `oldPassword` is the current password (`POST /users/checkOldPassword`). */
     checkOldPassword: (oldPassword: string) =>
       http<{ result: boolean }>('/users/checkOldPassword', { method: 'POST', body: { oldPassword } }),

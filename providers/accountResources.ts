@@ -16,6 +16,8 @@ export const ACCOUNT_RESOURCES: Record<string, { one?: string; list?: string; it
   // Issue 44: the second factor's state, and the passkeys (created at the list's path, renamed and removed at the item's).
   'two-factor': { one: '/users/me/two-factor' },
   passkeys: { list: '/users/me/passkeys', item: (id) => `/users/me/passkeys/${encodeURIComponent(id)}` },
+  // Issue 47: when support viewed the account as its owner sees it (the security page).
+  'support-views': { list: '/users/me/views' },
   plans: { list: '/paddle/list-plans' },
   'perpetual-products': { list: '/perpetual/products' },
 };

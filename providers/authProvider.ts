@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { changePasswordResponseSchema } from '../contract/account.js';
 import type { LoginResponse, SignInTokens, ValidateTokenResponse } from '../contract/auth.js';
 import type { SocialProvider } from '../contract/oauth.js';
+import type { verifyLinkResponseSchema } from '../contract/registration.js';
 import { isTwoFactorRequired, type TwoFactorMethod, type TwoFactorRequired } from '../contract/two-factor-values.js';
 import { isAdmin } from '../contract/roles.js';
 import type { Me } from '../contract/users.js';
@@ -103,6 +104,8 @@ export interface AuthDeps {
   now?: () => number;
 }
 
+type VerifyLinkResponse = z.infer<typeof verifyLinkResponseSchema>;
+
 /** True when the token's `exp` (seconds) is still in the future. Undecodable tokens count as expired. */
 export function isTokenFresh(token: string, nowMs: number): boolean {
   try {
@@ -129,6 +132,8 @@ export function createAuthProvider(deps: AuthDeps) {
   let renewal: Promise<boolean> | null = null;
 
   function announce(message: AuthChannelMessage) {
+    // Issue 47: a read-only view's sign-in and end are its tab's alone; the other tabs keep their session.
+    if (deps.session.isReadOnlyView()) return;
     deps.channel?.postMessage(message);
   }
 
@@ -327,6 +332,17 @@ export function createAuthProvider(deps: AuthDeps) {
       await endOnServer(previous.token, previous.offlineToken);
     },
 
+    /**
+     * Issue 47: a staff member's read-only view of a customer's account, handed to a new tab in its address:
+     * the tab holds it apart from the browser's shared session (which stays signed in, in the other tabs and
+     * on the server) and tells no other tab.
+     */
+    adoptReadOnlyView(token: string): void {
+      deps.cache.clear();
+      deps.session.enterReadOnlyView(token);
+      claimCache();
+    },
+
     /** Spec section 4: confirming an account with its emailed code stores the returned access token. */
     async confirmAccount(params: { email: string; code: string }) {
       try {
@@ -345,6 +361,19 @@ export function createAuthProvider(deps: AuthDeps) {
         const messageKey = messageKeyOf(error);
         return { success: false, error: { name: messageKey, message: messageKey } };
       }
+    },
+
+    /**
+     * `GET /users/validate/{token}`, the mailed link: verifies the address and, opened in the browser that
+     * asked for the mail, signs in (issue 48 item 5; the server decides by its cookie). Its token becomes the
+     * tab's session as tokens handed over do (adoptSession: a session held before ends). Rejects with the
+     * server's refusal (VERIFICATION_LINK_INVALID, ALREADY_VERIFIED...).
+     */
+    async verifyEmailLink(token: string): Promise<{ signedIn: boolean }> {
+      const answer = await deps.http<VerifyLinkResponse>(`/users/validate/${encodeURIComponent(token.trim())}`, { noAuth: true });
+      if (answer.access_token === undefined) return { signedIn: false };
+      await provider.adoptSession({ accessToken: answer.access_token, offlineToken: null });
+      return { signedIn: true };
     },
 
     /**
@@ -448,9 +477,10 @@ export function createAuthProvider(deps: AuthDeps) {
       return currentUser();
     },
 
+    /** What the user may do in the admin area (issue 47: the server's list, from their roles; none in a read-only view). */
     async getPermissions() {
       const user = await currentUser();
-      return user?.roles ?? [];
+      return user?.permissions ?? [];
     },
 
     /**

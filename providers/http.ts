@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../contract/errors.js';
+import type { StreamOpening } from './liveProvider.js';
 import { createMemoryStorage, createSessionStore, sessionIdOf, writeSessionHint, type SessionStore } from './session.js';
 
 export interface RequestOptions {
@@ -127,6 +128,8 @@ async function readBody(response: Response): Promise<unknown> {
 export const session: SessionStore = createSessionStore(
   typeof localStorage === 'undefined' ? createMemoryStorage() : localStorage,
   writeSessionHint,
+  // Issue 47: a tab that is a read-only view of a customer's account keeps its session to itself.
+  typeof sessionStorage === 'undefined' ? null : sessionStorage,
 );
 /** Filled in by providers/index.ts with the auth provider's renewal. */
 export const sessionRenewal: SessionRenewal = { renew: null };
@@ -139,11 +142,23 @@ export const http: HttpClient = createHttpClient({
 
 /**
  * A long-lived response body from the API (the server-sent-event stream of `GET /api/events`), with the
- * session's bearer token in the header rather than the address. Rejects when the server refuses it.
+ * session's bearer token in the header rather than the address, under the one client's rules: no request
+ * without a session ('no-session'), and a token the server's clock finds expired renewed once and asked with
+ * again. A session the server refuses is 'refused' (providers/liveProvider.ts asks no more, issue 48 item 10);
+ * any other failure rejects (the stream is asked again later).
  */
-export async function openStream(url: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function openStream(url: string, signal: AbortSignal, renewed = false): Promise<StreamOpening> {
   const token = session.getToken();
-  const response = await globalThis.fetch(`/api${url}`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+  if (token === null) return 'no-session';
+  const response = await globalThis.fetch(`/api${url}`, { headers: { Authorization: `Bearer ${token}` }, signal });
+  if (response.status === 401) {
+    const { messageKey } = ((await readBody(response)) ?? {}) as Partial<ErrorBody>;
+    // A refusal of a session the tab no longer holds (its tokens were replaced meanwhile) says nothing of the one it holds now.
+    if (sessionIdOf(session.getToken()) !== sessionIdOf(token)) throw new Error(`stream ${url}: asked for another session`);
+    const renew = sessionRenewal.renew;
+    if (messageKey === 'SESSION_EXPIRED' && !renewed && renew && (await renew())) return openStream(url, signal, true);
+    return 'refused';
+  }
   if (!response.ok || !response.body) throw new Error(`stream ${url}: ${response.status}`);
   return response.body;
 }

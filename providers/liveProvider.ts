@@ -90,7 +90,13 @@ export function liveEventsOf(data: string, now: Date): LiveEvent[] {
   return [];
 }
 
-type OpenStream = (url: string, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
+/**
+ * What opening the stream gave: its body, or why there is none that asking again would change: no session is
+ * held (nothing was asked), or the server refused the session held (401, after a renewal where one helps). A
+ * stream that failed otherwise (dropped, 503 while the server holds its maximum) rejects, and is asked again.
+ */
+export type StreamOpening = ReadableStream<Uint8Array> | 'no-session' | 'refused';
+type OpenStream = (url: string, signal: AbortSignal) => Promise<StreamOpening>;
 
 interface Subscription {
   channel: string;
@@ -103,8 +109,13 @@ interface Subscription {
  * one stream per tab however many queries listen (the server allows a few per session), opened with
  * the first subscriber and closed a little after the last; it reconnects with backoff when the stream
  * drops or goes silent. Each message becomes an event on the channels of the resources it changes.
+ *
+ * Issue 48 item 10: without a session, or with one the server refused, the stream stays closed until the
+ * next session (`reset`): asked again, it would only be refused again, a 401 in the console each time. A
+ * refusal is told (`onRefused`): the server closes the streams of a session that ended (signed out on another
+ * device, every other session ended), and the reconnection's refusal is how the tab hears of it.
  */
-export function createLiveProvider(open: OpenStream): LiveProvider & { reset(): void } {
+export function createLiveProvider(open: OpenStream, onRefused: () => void = () => undefined): LiveProvider & { reset(): void } {
   const subscriptions = new Set<Subscription>();
   let stop: (() => void) | null = null;
   let linger: ReturnType<typeof setTimeout> | undefined;
@@ -129,6 +140,10 @@ export function createLiveProvider(open: OpenStream): LiveProvider & { reset(): 
       let watchdog = setTimeout(drop, STALE_STREAM_MS);
       try {
         const body = await open('/events', connection.signal);
+        if (body === 'no-session' || body === 'refused') {
+          if (body === 'refused' && !controller.signal.aborted) onRefused();
+          return;
+        }
         attempt = 0;
         const reader = body.getReader();
         const decoder = new TextDecoder();
@@ -143,7 +158,7 @@ export function createLiveProvider(open: OpenStream): LiveProvider & { reset(): 
           for (const data of parsed.events) liveEventsOf(data, new Date()).forEach(dispatch);
         }
       } catch {
-        // A refused or dropped stream: reconnect below, unless nobody listens any more.
+        // A dropped stream, or one that did not open (a network failure, a 503): reconnect below, unless nobody listens any more.
       } finally {
         clearTimeout(watchdog);
         controller.signal.removeEventListener('abort', drop);

@@ -39,6 +39,13 @@ export function isBlank(value: unknown): boolean {
   return typeof value !== 'string' || value.trim() === '';
 }
 
+/**
+ * Issue 47: a tab opened as a staff member's read-only view of a customer's account keeps the view's token
+ * here, in its own sessionStorage, and is that view for the rest of its life (the key stays, emptied, once
+ * the view has ended). The staff member's own session, in localStorage, is never read, written or ended by it.
+ */
+export const VIEW_TOKEN_KEY = 'readOnlyViewToken';
+
 export interface SessionStore {
   getToken(): string | null;
   setToken(token: string): void;
@@ -46,36 +53,56 @@ export interface SessionStore {
   setOfflineToken(token: string | null): void;
   isAuthenticated(): boolean;
   clear(): void;
+  /** Issue 47: this tab holds a read-only view of someone's account (or held one, now ended). */
+  isReadOnlyView(): boolean;
+  /** Issue 47: the tab becomes a read-only view with this token; the browser's shared session stays as it is. */
+  enterReadOnlyView(token: string): void;
 }
 
 /**
  * The session store over a Web Storage. `onChange` hears whether a session is held after every change
- * (the browser's store keeps the session-hint cookie in step, contract/session-hint.ts).
+ * (the browser's store keeps the session-hint cookie in step, contract/session-hint.ts). With the tab's own
+ * storage (`tab`), a tab that holds a read-only view (issue 47) keeps that view's token there instead: it has
+ * no offline token, shares nothing with the other tabs, and its end leaves the shared session alone.
  */
-export function createSessionStore(storage: Storage, onChange: (held: boolean) => void = () => undefined): SessionStore {
-  const read = (key: string) => {
-    const value = storage.getItem(key);
+export function createSessionStore(storage: Storage, onChange: (held: boolean) => void = () => undefined, tab: Storage | null = null): SessionStore {
+  const read = (from: Storage, key: string) => {
+    const value = from.getItem(key);
     return isBlank(value) ? null : value;
   };
-  const changed = () => onChange(read(TOKEN_KEY) !== null || read(OFFLINE_TOKEN_KEY) !== null);
+  const changed = () => onChange(read(storage, TOKEN_KEY) !== null || read(storage, OFFLINE_TOKEN_KEY) !== null);
+  const viewing = (): Storage | null => (tab !== null && tab.getItem(VIEW_TOKEN_KEY) !== null ? tab : null);
   return {
-    getToken: () => read(TOKEN_KEY),
+    getToken: () => {
+      const view = viewing();
+      return view ? read(view, VIEW_TOKEN_KEY) : read(storage, TOKEN_KEY);
+    },
     setToken: (token) => {
+      const view = viewing();
+      if (view) return view.setItem(VIEW_TOKEN_KEY, token);
       storage.setItem(TOKEN_KEY, token);
       changed();
     },
-    getOfflineToken: () => read(OFFLINE_TOKEN_KEY),
+    getOfflineToken: () => (viewing() ? null : read(storage, OFFLINE_TOKEN_KEY)),
     setOfflineToken: (token) => {
+      if (viewing()) return;
       if (isBlank(token)) storage.removeItem(OFFLINE_TOKEN_KEY);
       else storage.setItem(OFFLINE_TOKEN_KEY, token as string);
       changed();
     },
-    isAuthenticated: () => read(TOKEN_KEY) !== null,
+    isAuthenticated: () => {
+      const view = viewing();
+      return (view ? read(view, VIEW_TOKEN_KEY) : read(storage, TOKEN_KEY)) !== null;
+    },
     clear: () => {
+      const view = viewing();
+      if (view) return view.setItem(VIEW_TOKEN_KEY, '');
       storage.removeItem(TOKEN_KEY);
       storage.removeItem(OFFLINE_TOKEN_KEY);
       changed();
     },
+    isReadOnlyView: () => viewing() !== null,
+    enterReadOnlyView: (token) => tab?.setItem(VIEW_TOKEN_KEY, token),
   };
 }
 

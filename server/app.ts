@@ -26,7 +26,7 @@ import { privacyModule } from './modules/privacy/index.js';
 import { releasesModule } from './modules/releases/index.js';
 import { pruneTwoFactor, twoFactorDepsOf, twoFactorModule } from './modules/two-factor/index.js';
 import { SignedInUsers, UsersRepo, usersModule } from './modules/users/index.js';
-import { createGuards } from './plugins/authentication.js';
+import { createGuards, requirePermissions } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
 import { databaseRateStore, registerPerAddressLimit } from './plugins/rate-limits.js';
@@ -144,6 +144,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   app.decorateRequest('authUser', null);
   app.decorateRequest('authSession', null);
   app.decorateRequest('twoFactorEnrolmentRequired', false);
+  app.decorateRequest('viewedBy', null);
   registerJsonBody(app);
 
   // External plugins.
@@ -185,6 +186,7 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   });
   users.announceChangesTo((userId) => bus.announce({ kind: 'account-changed', userId }));
   const guards = createGuards({ accessTokens, signedIn, sessions, clock, staffTwoFactor: config.staffTwoFactor });
+  requirePermissions(app, guards);
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).

@@ -110,8 +110,8 @@ function AppRoutes() {
   // Tokens handed over in the address of the running app (a link inside it): the address is loaded anew, so
   // they are taken as on any load (src/main.tsx), before anything renders, with nothing of the session
   // before in memory.
-  const { accessToken, offlineToken } = takeSessionFromQuery(location.search);
-  const handedOver = accessToken !== null || offlineToken !== null;
+  const { accessToken, offlineToken, viewToken } = takeSessionFromQuery(location.search);
+  const handedOver = accessToken !== null || offlineToken !== null || viewToken !== null;
   useEffect(() => {
     if (handedOver) window.location.reload();
   }, [handedOver]);
@@ -123,13 +123,16 @@ function useCrossTabSession() {
   useEffect(() => {
     if (!authChannel) return;
     return listenToOtherTabs(authChannel, {
+      // Issue 47: a read-only view's tab holds a session of its own, which another tab's sign-in or out leaves be.
       onLogout: () => {
+        if (session.isReadOnlyView()) return;
         authProvider.handleRemoteLogout();
         const { path } = splitLocale(window.location.pathname);
         const target = isAdminPath(path) ? ADMIN_LOGIN_PATH : LOGIN_PATH;
         window.location.assign(withLocale(target, readStoredLocale(sessionStorage)));
       },
       onLogin: () => {
+        if (session.isReadOnlyView()) return;
         authProvider.handleRemoteLogin();
         window.location.assign(window.location.origin);
       },

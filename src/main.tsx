@@ -23,9 +23,11 @@ import { ROUTES } from './routing/routes.js';
  */
 function adoptSessionFromAddress(): void {
   const taken = takeSessionFromQuery(window.location.search);
-  if (!taken.accessToken && !taken.offlineToken) return;
+  if (!taken.accessToken && !taken.offlineToken && !taken.viewToken) return;
+  // Issue 47: a read-only view of a customer's account is this tab's alone; the browser's session stays.
+  if (taken.viewToken) authProvider.adoptReadOnlyView(taken.viewToken);
   // Its local part is done when this returns; the server's end of a session replaced follows on its own.
-  void authProvider.adoptSession({ accessToken: taken.accessToken, offlineToken: taken.offlineToken });
+  else void authProvider.adoptSession({ accessToken: taken.accessToken, offlineToken: taken.offlineToken });
   window.history.replaceState(window.history.state, '', `${window.location.pathname}${taken.search}${window.location.hash}`);
 }
 
@@ -58,8 +60,9 @@ function firstScreenReady(path: string, language: Locale, languageLoaded: Promis
 }
 
 adoptSessionFromAddress();
-// The session-hint cookie follows the stored session (one kept from before the hint, or ended in another tab).
-writeSessionHint(session.getToken() !== null || session.getOfflineToken() !== null);
+// The session-hint cookie follows the stored session (one kept from before the hint, or ended in another tab);
+// a read-only view's tab holds a session of its own, which is not the browser's (issue 47).
+if (!session.isReadOnlyView()) writeSessionHint(session.getToken() !== null || session.getOfflineToken() !== null);
 const { locale, path } = splitLocale(window.location.pathname);
 const language = locale ?? readStoredLocale(sessionStorage) ?? DEFAULT_LOCALE;
 // The first screen's texts and code arrive before the first render, so nothing flashes in the wrong language

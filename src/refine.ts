@@ -3,12 +3,13 @@ import { hashKey, keepPreviousData, QueryClient, type QueryKey } from '@tanstack
 import { createAccessControlProvider } from '../providers/accessControlProvider.js';
 import { createDataProvider } from '../providers/dataProvider.js';
 import { errorText } from '../providers/errors.js';
-import { isApiError, openStream } from '../providers/http.js';
+import { isApiError, openStream, type ApiError } from '../providers/http.js';
 import { createI18nProvider } from '../providers/i18nProvider.js';
 import { createLiveProvider } from '../providers/liveProvider.js';
 import { authProvider, cache, http, session } from '../providers/index.js';
 import { sessionIdOf } from '../providers/session.js';
 import { i18n } from './i18n.js';
+import { splitLocale, withLocale } from './routing/locale.js';
 import { routerProvider } from './routing/routerProvider.js';
 import type { FirstRecord } from './boot/firstRecord.js';
 import { accessOf, RESOURCES, ROUTES, type ResourceName } from './routing/routes.js';
@@ -111,8 +112,24 @@ function prime(key: QueryKey, answer: unknown): void {
   current?.primedAt.set(hashKey(key), Date.now());
 }
 
-const liveProvider = createLiveProvider(openStream);
-const accessControlProvider = createAccessControlProvider({ getRoles: () => authProvider.getPermissions(), accessOf });
+/**
+ * The event stream was refused for the session the tab holds: it ended on the server (signed out on another
+ * device, every other session ended there, expired). The tab ends it as a refused call of a screen does
+ * (the auth provider's onError: sign-in follows, coming back here after), with a load of the sign-in page as
+ * another tab's sign-out does (src/App.tsx): nothing of the session stays in memory.
+ */
+async function endRefusedSession(): Promise<void> {
+  // Ended here already (a refused call of the screen came first): its sign-in is under way.
+  if (session.getToken() === null) return;
+  const refusal: ApiError = { messageKey: 'SESSION_EXPIRED', message: 'The event stream was refused', statusCode: 401 };
+  const outcome = await authProvider.onError(refusal);
+  if (!('redirectTo' in outcome) || !outcome.redirectTo) return;
+  await authProvider.logout();
+  window.location.assign(withLocale(outcome.redirectTo, splitLocale(window.location.pathname).locale));
+}
+
+const liveProvider = createLiveProvider(openStream, () => void endRefusedSession());
+const accessControlProvider = createAccessControlProvider({ getPermissions: () => authProvider.getPermissions(), accessOf });
 
 /**
  * The query key of the access control provider's answer for a resource's list, as Refine's useCan builds it

@@ -55,6 +55,8 @@ export interface EmailVerificationsTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: Timestamp;
+  /** Issue 48 item 5: the digest of the key the browser that asked for the mail keeps; null when none asked. */
+  browser_hash: string | null;
 }
 
 /** A new sign-in address waiting for its code (issue 20 item 7). */
@@ -135,7 +137,8 @@ export interface RefreshTokensTable {
 export interface SessionsTable {
   id: string;
   user_id: string;
-  method: 'password' | 'code' | 'google' | 'facebook' | 'admin' | 'passkey';
+  /** Issue 47: 'view' for a staff member's read-only view of the customer's account. */
+  method: 'password' | 'code' | 'link' | 'google' | 'facebook' | 'admin' | 'passkey' | 'view';
   /** 1 with "remember me" (30 days), else 0 (12 hours). */
   remember: number;
   created_at: Timestamp;
@@ -150,6 +153,8 @@ export interface SessionsTable {
   second_factor: ColumnType<string | null, string | null | undefined, string | null>;
   /** The browser and system by name, without versions ("Chrome|Windows"): what a new-sign-in mail compares. */
   client_family: ColumnType<string, string | undefined, string>;
+  /** Issue 47: the staff member who opened this read-only view of the account; null for the owner's own sign-ins. */
+  viewed_by: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** Issue 44: an authenticator app's secret, pending until a code confirms it. */
@@ -449,6 +454,26 @@ export interface ActivityLogTable {
   created_at: Timestamp;
 }
 
+/**
+ * Issue 47: one staff action, append-only (triggers refuse UPDATE and DELETE). Actor and subject are ids
+ * without foreign keys: the entry outlives both accounts.
+ */
+export interface AuditLogTable {
+  /** UUIDv7: entries of the same instant list in the order written. */
+  id: string;
+  created_at: Timestamp;
+  actor_id: string;
+  /** The staff member's email and widest staff role when they acted. */
+  actor_email: string;
+  actor_role: string;
+  /** contract/audit.ts, AUDIT_ACTIONS. */
+  action: string;
+  /** The account acted on; null for an action on no one account (an export, a bulk action, a job). */
+  subject_id: string | null;
+  /** JSON. */
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -494,6 +519,7 @@ export interface Database {
   analytics_user_lifetimes: AnalyticsUserLifetimesTable;
   analytics_cohorts: AnalyticsCohortsTable;
   activity_log: ActivityLogTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -42,7 +42,11 @@ The command-line client tools/desktop-client.ts (\`npm run desktop\`) makes the 
   { name: 'Health', description: 'Liveness and readiness for load balancers.' },
   { name: 'Jobs', description: 'The durable background work (mail, refunds at Paddle, cancellations): what waits, what failed and why.' },
   { name: 'Webhooks', description: 'Calls from the payment provider.' },
-  { name: 'Admin', description: 'Everything only administrators may call (also listed under its area).' },
+  {
+    name: 'Admin',
+    description:
+      'Everything only staff may call (also listed under its area). Each operation names the permission it needs and the roles that have it (admin, support, analyst; `x-permission`).',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];
@@ -217,6 +221,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     operationId: 'registerUser',
     tag: 'Users',
     summary: 'Register; a verification link (or code with `generateVerificationCode`) is mailed',
+    description:
+      'The answer sets the `shapelab_verification` cookie (HttpOnly, SameSite=Strict, path `/api/users/validate`): the mailed link, opened in this browser, signs the new account in.',
     errors: { 400: ['PASSWORD_TOO_WEAK', 'PASSWORD_TOO_COMMON'], 409: ['EMAIL_ALREADY_REGISTERED', 'COUPON_USED_UP'], 410: ['COUPON_EXPIRED'], 422: ['EMAIL_VERIFICATION_FAILED', 'COUPON_INVALID'], 503: ['DEFAULT'] },
   },
   'POST /api/users/validate/code': {
@@ -228,13 +234,16 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/validate/:token': {
     operationId: 'verifyEmailWithLink',
     tag: 'Users',
-    summary: 'Verify the email address with the mailed link',
+    summary: 'Verify the email address with the mailed link; signs in the browser that asked for the mail',
+    description:
+      'With the `shapelab_verification` cookie of the registration or resend that sent this link, the answer carries an `access_token` (a session, as the code starts one) and clears the cookie; without it the address is verified and the person signs in as usual.',
     errors: { 400: ['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED'], 409: ['ALREADY_VERIFIED'] },
   },
   'GET /api/users/resendVerificationEmail/:email': {
     operationId: 'resendVerificationEmail',
     tag: 'Users',
     summary: 'Mail the verification link or code again (answers alike for unknown addresses)',
+    description: 'Sets the `shapelab_verification` cookie as registration does: the new link signs in the browser that asked for it.',
     errors: { 429: ['TOO_MANY_REQUESTS'] },
   },
   // Users: password reset and account
@@ -303,6 +312,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'GET /api/users/me/sessions': { operationId: 'listSessions', tag: 'Sessions', summary: "The user's sessions, the current one marked" },
   'DELETE /api/users/me/sessions': { operationId: 'endOtherSessions', tag: 'Sessions', summary: 'Sign out everywhere else: end every session but this one' },
   'DELETE /api/users/me/sessions/:id': { operationId: 'endSession', tag: 'Sessions', summary: 'End one session', errors: { 404: ['SESSION_NOT_FOUND'] } },
+  // Issue 47: the security page's record of support's read-only views of the account.
+  'GET /api/users/me/views': { operationId: 'listStaffViews', tag: 'Sessions', summary: 'When support viewed the account as its owner sees it (read-only), newest first' },
 
   // Admin: users
   'GET /api/users': { operationId: 'listUsers', tag: 'Users', summary: 'List users (search, filter, sort, page)', errors: { 400: ['USER_FILTER_INVALID'] } },
@@ -351,6 +362,25 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     tag: 'Users',
     summary: "Cancel a user's subscription at the period end, or at once with a refund within the customer's refund window",
     errors: { 404: ['USER_NOT_FOUND', 'SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/users/:id/view-as': {
+    operationId: 'startUserView',
+    tag: 'Users',
+    summary: "A read-only session of the user's account for at most 15 minutes: it sees what they see, every write answers 403 READ_ONLY_VIEW",
+    description: "Recorded on the user's timeline, their security page and the audit log. Never for a staff account.",
+    errors: { 403: ['STAFF_NOT_VIEWABLE'], 404: ['USER_NOT_FOUND'] },
+  },
+  // Issue 47: the audit log of every staff action across accounts, read only.
+  'GET /api/admin/audit': {
+    operationId: 'listAuditLog',
+    tag: 'Users',
+    summary: 'Every staff action across accounts, newest first: by actor (email or id), action, subject (email or id) and time, paged (skip, take)',
+  },
+  'GET /api/admin/audit/export': {
+    operationId: 'exportAuditLog',
+    tag: 'Users',
+    summary: 'The audit log as CSV: the same filters as GET /api/admin/audit, every match, newest first, streamed',
+    responses: { 200: { description: 'The entries, as an attachment (shapelab-audit-YYYY-MM-DD.csv) with a header row', content: { 'text/csv': { schema: { type: 'string' } } } } },
   },
   'POST /api/users/:id/devices/:deviceId/release': {
     operationId: 'releaseUserDevice',
@@ -429,7 +459,7 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
     summary: 'Change the billing interval (monthly/yearly)',
     errors: { 404: ['SUBSCRIPTION_NOT_FOUND', 'PRICE_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'SUBSCRIPTION_CHANGE_PENDING', 'PRORATION_NOT_CHARGEABLE'], ...PAYMENT_PROVIDER_DOWN },
   },
-  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with', errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], ...PAYMENT_PROVIDER_DOWN } },
+  'GET /api/subscription/payment-method': { operationId: 'getPaymentMethod', tag: 'Subscription', summary: 'The card or account the subscription is paid with (null without a subscription or before its first payment)', errors: PAYMENT_PROVIDER_DOWN },
   'POST /api/subscription/payment-method': {
     operationId: 'startPaymentMethodUpdate',
     tag: 'Subscription',

@@ -5,8 +5,9 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, type MessageKey } from '../../contract/errors.js';
+import { rolesWith, type Permission } from '../../contract/permissions.js';
 import { errorMessage } from '../i18n.js';
-import type { Guards } from './authentication.js';
+import { isWrite, type Guards } from './authentication.js';
 import { OPERATIONS, TAGS, type Operation, type OperationKey } from './openapi-operations.js';
 
 /** Where the document and its reference page are served (README.md, "API reference"). */
@@ -27,7 +28,7 @@ function isDocumented(url: string): boolean {
 }
 
 /** How a route is authenticated, read from the guard it runs (hook identity, not a flag that could drift). */
-type Access = 'public' | 'user' | 'admin' | 'optional-user' | 'signing-out' | 'device';
+type Access = 'public' | 'user' | 'staff' | 'optional-user' | 'signing-out' | 'device';
 
 function hooksOf(route: RouteOptions): unknown[] {
   const hooks = route.onRequest;
@@ -37,7 +38,7 @@ function hooksOf(route: RouteOptions): unknown[] {
 
 function accessOf(route: RouteOptions, guards: Guards, operation: Operation): Access {
   const hooks = hooksOf(route);
-  if (hooks.includes(guards.admin)) return 'admin';
+  if (hooks.includes(guards.staff)) return 'staff';
   if (hooks.includes(guards.user)) return 'user';
   if (hooks.includes(guards.optionalUser)) return 'optional-user';
   if (hooks.includes(guards.signingOut)) return 'signing-out';
@@ -48,7 +49,7 @@ function accessOf(route: RouteOptions, guards: Guards, operation: Operation): Ac
 const SECURITY: Record<Access, Record<string, string[]>[]> = {
   public: [],
   user: [{ accessToken: [] }],
-  admin: [{ accessToken: [] }],
+  staff: [{ accessToken: [] }],
   // Both: without the header the caller is a visitor (an empty requirement means "none needed").
   'optional-user': [{}, { accessToken: [] }],
   'signing-out': [{}, { accessToken: [] }],
@@ -68,7 +69,7 @@ function add(failures: Failures, status: number, ...keys: MessageKey[]): void {
  * limits), found here so they cannot be forgotten, and those its service decides, listed per route in
  * ./openapi-operations.ts.
  */
-function failuresOf(route: RouteOptions, access: Access, operation: Operation): Failures {
+function failuresOf(route: RouteOptions, access: Access, operation: Operation, method: string): Failures {
   const failures: Failures = new Map();
   const schema = route.schema ?? {};
   if (schema.body || schema.querystring || schema.params) add(failures, 400, 'VALIDATION_FAILED');
@@ -76,11 +77,13 @@ function failuresOf(route: RouteOptions, access: Access, operation: Operation): 
     add(failures, 400, 'INVALID_JSON');
     add(failures, 415, 'UNSUPPORTED_MEDIA_TYPE');
   }
-  if (access === 'user' || access === 'admin' || access === 'optional-user') add(failures, 401, 'UNAUTHORIZED', 'SESSION_EXPIRED');
+  if (access === 'user' || access === 'staff' || access === 'optional-user') add(failures, 401, 'UNAUTHORIZED', 'SESSION_EXPIRED');
   if (access === 'device') add(failures, 401, 'DEVICE_TOKEN_INVALID');
-  if (access === 'admin') add(failures, 403, 'FORBIDDEN');
+  if (access === 'staff') add(failures, 403, 'FORBIDDEN');
+  // Issue 47: a read-only view of a customer's account changes nothing.
+  if ((access === 'user' || access === 'optional-user') && isWrite(method, route.config)) add(failures, 403, 'READ_ONLY_VIEW');
   // Issue 44: a staff member without a second factor (STAFF_TWO_FACTOR=required) reaches only the routes marked open to them.
-  if ((access === 'user' || access === 'admin' || access === 'optional-user') && route.config?.duringTwoFactorEnrolment !== true) {
+  if ((access === 'user' || access === 'staff' || access === 'optional-user') && route.config?.duringTwoFactorEnrolment !== true) {
     add(failures, 403, 'TWO_FACTOR_ENROLMENT_REQUIRED');
   }
   if (route.config?.rateLimit || route.config?.guessLimit) add(failures, 429, 'TOO_MANY_REQUESTS');
@@ -121,6 +124,13 @@ function nameSuccesses(openapi: { paths?: Record<string, Record<string, { respon
       }
     }
   }
+}
+
+/** The operation's description, with the permission a staff operation needs and the roles that have it (issue 47). */
+function descriptionOf(operation: Operation, permission: Permission | undefined): { description?: string } {
+  const needs = permission ? `Needs the permission \`${permission}\` (roles: ${rolesWith(permission).join(', ')}).` : null;
+  const text = [operation.description, needs].filter((part): part is string => Boolean(part)).join('\n\n');
+  return text ? { description: text } : {};
 }
 
 /** A route's method other than Fastify's automatic HEAD twin of a GET. */
@@ -215,11 +225,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
     transform: (document) => {
       const route = document.route as RouteOptions;
       if (!isDocumented(document.url)) return { schema: { hide: true } as never, url: document.url };
-      const operation = operationOf(methodsOf(route)[0] ?? 'GET', document.url);
+      const method = methodsOf(route)[0] ?? 'GET';
+      const operation = operationOf(method, document.url);
       const access = accessOf(route, guards, operation);
+      const permission = access === 'staff' ? (route.config?.permission as Permission | undefined) : undefined;
       const schema = route.schema ?? {};
       const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
-      for (const [status, keys] of failuresOf(route, access, operation)) response[status] ??= errorResponse(status, keys);
+      for (const [status, keys] of failuresOf(route, access, operation, method)) response[status] ??= errorResponse(status, keys);
       const transformed = zodTransform({ ...document, schema: { ...schema, response } as typeof document.schema }).schema as { response?: object };
       return {
         url: document.url,
@@ -227,9 +239,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { guards: G
           ...transformed,
           ...(operation.responses ? { response: { ...transformed.response, ...operation.responses } } : {}),
           operationId: operation.operationId,
-          tags: access === 'admin' ? [operation.tag, 'Admin'] : [operation.tag],
+          tags: access === 'staff' ? [operation.tag, 'Admin'] : [operation.tag],
           summary: operation.summary,
-          ...(operation.description ? { description: operation.description } : {}),
+          ...descriptionOf(operation, permission),
+          // Issue 47: the permission the staff guard checks, for programs (tests/api/staff-permissions.test.ts reads it).
+          ...(permission ? { 'x-permission': permission } : {}),
           security: SECURITY[access],
         } as never,
       };

@@ -99,6 +99,15 @@ function discount(id: string, fields: Partial<IDiscountResponse> & Pick<IDiscoun
   };
 }
 
+/** A discount's German description, where the portal reads it (server/modules/billing/catalogue.ts, discountText). */
+function german(description: string): { i18n: { de: { description: string } } } {
+  return { i18n: { de: { description } } };
+}
+
+/**
+ * Every entry in English (Paddle's own fields) and German (`custom_data.i18n.de`): tests/unit/german-voice.test.ts
+ * fails on an entry without its German text (issue 48 item 4).
+ */
 export function seedCatalogue(): { products: IProductResponse[]; prices: IPriceResponse[]; discounts: IDiscountResponse[] } {
   const products = [
     // German texts in custom_data.i18n.de, as the portal reads them (server/modules/billing/catalogue.ts, catalogueText).
@@ -138,29 +147,58 @@ export function seedCatalogue(): { products: IProductResponse[]; prices: IPriceR
     }),
   ];
   const discounts = [
-    discount(DISCOUNT_IDS.launchMonthly, { description: 'Launch offer: first month half price', type: 'percentage', amount: '50', restrict_to: [PRICE_IDS.monthly] }),
+    discount(DISCOUNT_IDS.launchMonthly, {
+      description: 'Launch offer: first month half price',
+      type: 'percentage',
+      amount: '50',
+      restrict_to: [PRICE_IDS.monthly],
+      custom_data: german('Einführungsangebot: erster Monat zum halben Preis'),
+    }),
     // Off the first three billing periods (Paddle: recur with maximum_recurring_intervals); the launch
     // offer is off the first payment only (recur false).
-    discount(DISCOUNT_IDS.welcome, { description: 'Welcome: 20% off', type: 'percentage', amount: '20', code: 'WELCOME20', recur: true, maximum_recurring_intervals: 3 }),
-    discount(DISCOUNT_IDS.flat, { description: '10 USD off', type: 'flat', amount: '1000', currency_code: 'USD', code: 'SAVE10' }),
+    discount(DISCOUNT_IDS.welcome, {
+      description: 'Welcome: 20% off',
+      type: 'percentage',
+      amount: '20',
+      code: 'WELCOME20',
+      recur: true,
+      maximum_recurring_intervals: 3,
+      custom_data: german('Willkommen: 20 % Rabatt'),
+    }),
+    discount(DISCOUNT_IDS.flat, { description: '10 USD off', type: 'flat', amount: '1000', currency_code: 'USD', code: 'SAVE10', custom_data: german('10 USD Rabatt') }),
     discount(DISCOUNT_IDS.humble, {
       description: 'Humble Bundle: 30% off Shapelab 2025',
       type: 'percentage',
       amount: '30',
       code: 'HUMBLE2025',
       restrict_to: [PRICE_IDS.perpetual2025],
-      custom_data: { humbleBundle: true },
+      custom_data: { humbleBundle: true, ...german('Humble Bundle: 30 % Rabatt auf Shapelab 2025') },
     }),
-    discount(DISCOUNT_IDS.expired, { description: 'Summer 2023', type: 'percentage', amount: '25', code: 'SUMMER2023', expires_at: '2023-09-01T00:00:00Z' }),
-    discount(DISCOUNT_IDS.archived, { description: 'An old promotion', type: 'percentage', amount: '15', code: 'OLDPROMO', status: 'archived' }),
-    discount(DISCOUNT_IDS.usedUp, { description: 'One use only', type: 'percentage', amount: '10', code: 'ONEUSE', usage_limit: 1, times_used: 1 }),
+    discount(DISCOUNT_IDS.expired, {
+      description: 'Summer 2023',
+      type: 'percentage',
+      amount: '25',
+      code: 'SUMMER2023',
+      expires_at: '2023-09-01T00:00:00Z',
+      custom_data: german('Sommer 2023'),
+    }),
+    discount(DISCOUNT_IDS.archived, { description: 'An old promotion', type: 'percentage', amount: '15', code: 'OLDPROMO', status: 'archived', custom_data: german('Eine alte Aktion') }),
+    discount(DISCOUNT_IDS.usedUp, {
+      description: 'One use only',
+      type: 'percentage',
+      amount: '10',
+      code: 'ONEUSE',
+      usage_limit: 1,
+      times_used: 1,
+      custom_data: german('Nur einmal einlösbar'),
+    }),
     discount(DISCOUNT_IDS.upgrade, {
       description: 'Upgrade from Shapelab 2024: 40% off',
       type: 'percentage',
       amount: '40',
       enabled_for_checkout: true,
       restrict_to: [PRICE_IDS.perpetual2025],
-      custom_data: { upgradeFromRelease: '2024' },
+      custom_data: { upgradeFromRelease: '2024', ...german('Upgrade von Shapelab 2024: 40 % Rabatt') },
     }),
   ];
   return { products, prices, discounts };

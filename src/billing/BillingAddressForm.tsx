@@ -17,6 +17,7 @@ import { errorText } from '../../providers/errors.js';
 import { useCountryOptions } from '../components/countries.js';
 import { fieldErrorText, serverError } from '../components/form/fieldErrorText.js';
 import { FullPageSpinner } from '../components/FullPageSpinner.js';
+import { useReadOnly } from '../data/readOnlyView.js';
 
 type Field = keyof BillingInfo;
 type Values = BillingFormValues;
@@ -64,6 +65,7 @@ const FIELD_OF_ERROR: Partial<Record<string, Field>> = {
  */
 export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { withEmail?: boolean; onSaved?: (info: BillingInfo) => void; onCancel?: () => void }) {
   const { t, i18n } = useTranslation();
+  const readOnly = useReadOnly();
   const [allCountries, setAllCountries] = useState(false);
   // null until the user flips it: then whether a business is saved decides.
   const [businessChoice, setBusinessChoice] = useState<boolean | null>(null);
@@ -172,7 +174,7 @@ export function BillingAddressForm({ withEmail = false, onSaved, onCancel }: { w
       )}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         {onCancel && <Button onClick={onCancel}>{t('billing.cancel')}</Button>}
-        <Button type="submit" variant="contained" disabled={formLoading || !query?.data}>
+        <Button type="submit" variant="contained" disabled={formLoading || readOnly || !query?.data}>
           {t('billing.save')}
         </Button>
       </Box>

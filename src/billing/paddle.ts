@@ -1,7 +1,7 @@
 import { initializePaddle, type Paddle, type PaddleEventData } from '@paddle/paddle-js';
 import type { PaddleConfig } from '../../contract/billing.js';
 import { useEffect, useRef } from 'react';
-import { http } from '../../providers/index.js';
+import { http, session } from '../../providers/index.js';
 
 let loading: Promise<Paddle> | null = null;
 let listener: ((event: PaddleEventData) => void) | null = null;
@@ -21,9 +21,11 @@ function loadScript(src: string): Promise<void> {
  * Paddle.js, loaded once per page: the environment and client token come from the server; offline, the
  * stand-in script is loaded first, because `@paddle/paddle-js` uses `window.PaddleBillingV1` when it
  * exists and would otherwise go to Paddle's CDN (and remember a failure for good). Every event goes to
- * the one listener the current checkout page has set.
+ * the one listener the current checkout page has set. Issue 47: never in a read-only view of a customer's
+ * account: no payment frame opens there (the server refuses the checkouts as well).
  */
 export function loadPaddle(): Promise<Paddle> {
+  if (session.isReadOnlyView()) return Promise.reject(Object.assign(new Error('No payment in a read-only view'), { messageKey: 'READ_ONLY_VIEW' }));
   loading ??= (async () => {
     const config = await http<PaddleConfig>('/paddle/config', { noAuth: true });
     if (config.sandboxScript && !window.PaddleBillingV1) await loadScript(config.sandboxScript);

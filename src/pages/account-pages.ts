@@ -28,4 +28,5 @@ export const ACCOUNT_PAGES: PageLoaders<AccountPageName> = {
   analytics: () => import('./admin/Analytics.js'),
   cohort: () => import('./admin/Cohort.js'),
   jobs: () => import('./admin/Jobs.js'),
+  audit: () => import('./admin/Audit.js'),
 };

@@ -1,16 +1,17 @@
-import { useCan } from '@refinedev/core';
+import { useCan, useGetIdentity } from '@refinedev/core';
 import { useDeferredValue, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { useLocale } from '../components/LocaleScope.js';
 import { Staggered } from '../components/Staggered.js';
+import type { Me } from '../../contract/users.js';
+import { landingOf } from './menu.js';
 import type { ResourceName } from './routes.js';
-import { paths } from './paths.js';
 
 /**
  * A signed-in screen shows only when the access control provider lets the user see its resource
- * (spec section 6: admin screens need the admin role); otherwise the user goes to the root (spec
- * section 2). The server checks every call again. A lazy chunk of the signed-in frame: public pages never
- * load Refine.
+ * (spec section 6, issue 47: an admin screen needs its permission); otherwise the user goes to the first
+ * screen they may see: staff to theirs in the admin area, everyone else to the root (spec section 2). The
+ * server checks every call again. A lazy chunk of the signed-in frame: public pages never load Refine.
  *
  * The answer arrives as a query-store update, which React renders synchronously; the screen it lets
  * through mounts from a deferred copy of it instead, in a transition that React renders in slices (a whole
@@ -24,7 +25,9 @@ import { paths } from './paths.js';
 export default function AccessGate({ resource, children }: { resource: ResourceName; children: ReactNode }) {
   const { localize } = useLocale();
   const { data } = useCan({ resource, action: 'list' });
+  const { data: user, isLoading } = useGetIdentity<Me>();
   const can = useDeferredValue(data?.can);
-  if (can === undefined) return null;
-  return can ? <Staggered>{children}</Staggered> : <Navigate to={localize(paths.home)} replace />;
+  // Where a refusal leads depends on who it is: their permissions, read with the session (primed at start).
+  if (can === undefined || (!can && isLoading)) return null;
+  return can ? <Staggered>{children}</Staggered> : <Navigate to={localize(landingOf(user?.permissions))} replace />;
 }

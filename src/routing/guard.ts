@@ -1,3 +1,4 @@
+import type { Permission } from '../../contract/permissions.js';
 import { TAB_SESSION_KEYS } from '../../providers/session.js';
 import { paths } from './paths.js';
 
@@ -5,7 +6,8 @@ import { paths } from './paths.js';
  * The navigation rules of spec section 2 in one place, as pure functions the route guard applies on
  * every navigation. Paths here are app paths without the locale prefix.
  */
-export type Access = 'public' | 'anonymous' | 'user' | 'admin';
+/** Who may open a screen: anyone, visitors only, any signed-in user, or staff with a permission (issue 47). */
+export type Access = 'public' | 'anonymous' | 'user' | Permission;
 
 // The screens these rules send people to, by their part in the rules (addresses from ./paths.ts).
 export const PROFILE_PATH = paths.profile;
@@ -13,7 +15,7 @@ export const CHOOSE_PLAN_PATH = paths.choosePlan;
 export const SUB_PAYMENT_PATH = paths.subPayment;
 export const LOGIN_PATH = paths.login;
 export const ADMIN_LOGIN_PATH = paths.adminLogin;
-/** Where staff land after signing in. */
+/** The admin area's first screen (the users list); each staff role lands on the first one it may see (./menu.ts, landingOf). */
 export const ADMIN_HOME_PATH = paths.users;
 export const SECURITY_PATH = paths.security;
 
@@ -44,11 +46,11 @@ export type GuardDecision =
   | { type: 'redirect'; to: string; clearProfileFlag?: boolean };
 
 /**
- * Who is signed in and where they may go next. Whether a signed-in user may see a screen's resource (the
- * admin role) is the access control provider's answer, asked by the signed-in frame (AccessGate).
+ * Who is signed in and where they may go next. Whether a signed-in user may see a screen's resource (a staff
+ * permission) is the access control provider's answer, asked by the signed-in frame (AccessGate).
  */
 export function decideNavigation(input: GuardInput): GuardDecision {
-  const needsLogin = input.access === 'user' || input.access === 'admin';
+  const needsLogin = input.access !== 'public' && input.access !== 'anonymous';
   if (needsLogin && input.authenticated && input.enrolmentRequired && !reachableWhileEnrolling(input.path)) {
     return { type: 'redirect', to: SECURITY_PATH };
   }
@@ -86,8 +88,6 @@ export function reachableWhileEnrolling(path: string): boolean {
   return path === SECURITY_PATH;
 }
 
-/** Where staff continue once they have set up a second factor: where staff land after signing in. */
-export const AFTER_ENROLMENT_PATH = ADMIN_HOME_PATH;
 
 /**
  * After Google or Facebook sign-in (spec section 2): someone who has never paid and owns no perpetual
@@ -115,7 +115,11 @@ export function safeReturnPath(to: string | null, fallback: string): string {
   return to;
 }
 
-export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-token' } as const;
+/**
+ * The address's session parameters (spec section 2), and (issue 47) `view-token`: a staff member's read-only
+ * view of a customer's account, opened in a tab of its own.
+ */
+export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-token', view: 'view-token' } as const;
 
 /**
  * Query parameters `access-token` and `offline-token` are taken as the session tokens and removed from
@@ -124,17 +128,19 @@ export const SESSION_QUERY_KEYS = { access: 'access-token', offline: 'offline-to
 export function takeSessionFromQuery(search: string): {
   accessToken: string | null;
   offlineToken: string | null;
+  viewToken: string | null;
   search: string;
 } {
   const params = new URLSearchParams(search);
   const accessToken = params.get(SESSION_QUERY_KEYS.access);
   const offlineToken = params.get(SESSION_QUERY_KEYS.offline);
-  params.delete(SESSION_QUERY_KEYS.access);
-  params.delete(SESSION_QUERY_KEYS.offline);
+  const viewToken = params.get(SESSION_QUERY_KEYS.view);
+  for (const key of Object.values(SESSION_QUERY_KEYS)) params.delete(key);
   const rest = params.toString();
   return {
     accessToken: accessToken?.trim() ? accessToken : null,
     offlineToken: offlineToken?.trim() ? offlineToken : null,
+    viewToken: viewToken?.trim() ? viewToken : null,
     search: rest ? `?${rest}` : '',
   };
 }
@@ -144,8 +150,30 @@ export const PROFILE_FLAG_KEY = TAB_SESSION_KEYS.profileFlag;
 /** The checkout a visitor chose before signing up (written by the checkout pages). */
 export const STORED_CHECKOUT_KEY = TAB_SESSION_KEYS.storedCheckout;
 
-/** After confirming a new account: on to the stored checkout (sub-payment), or choose a plan (spec section 2). */
+/**
+ * After confirming a new account, by its code or by its link (issue 48 item 5: both end here): on to the
+ * stored checkout (sub-payment), or choose a plan (spec section 2). The navigation carries the arrival
+ * notice `emailVerified` (arrivalState).
+ */
 export function afterConfirmation(storage: Pick<Storage, 'getItem'>): string {
   return storage.getItem(STORED_CHECKOUT_KEY) ? SUB_PAYMENT_PATH : CHOOSE_PLAN_PATH;
+}
+
+/**
+ * What the screen a navigation leads to says on arrival, above itself (the signed-in frame shows it,
+ * src/components/layout/ArrivalNotice.tsx; its text is `notifications.<notice>`): the navigation's state.
+ */
+export type ArrivalNotice = 'emailVerified';
+const ARRIVAL_NOTICES: readonly ArrivalNotice[] = ['emailVerified'];
+
+/** The navigation state that carries a notice (`navigate(to, { state: arrivalState('emailVerified') })`). */
+export function arrivalState(notice: ArrivalNotice): { notice: ArrivalNotice } {
+  return { notice };
+}
+
+/** The notice a navigation's state carries, if it is one (a state is whatever the history holds). */
+export function arrivalNoticeOf(state: unknown): ArrivalNotice | null {
+  if (typeof state !== 'object' || state === null || !('notice' in state)) return null;
+  return ARRIVAL_NOTICES.find((notice) => notice === state.notice) ?? null;
 }
 export const HUMBLE_BUNDLE_KEY = TAB_SESSION_KEYS.humbleBundle;

@@ -1,3 +1,4 @@
+import type { Permission } from '../../contract/permissions.js';
 import type { Access } from './guard.js';
 
 /**
@@ -44,6 +45,7 @@ export const PAGE_MODULES = {
   analytics: 'admin/Analytics',
   cohort: 'admin/Cohort',
   jobs: 'admin/Jobs',
+  audit: 'admin/Audit',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
@@ -88,7 +90,9 @@ export type RouteEntry = AccountRoute | PublicRoute;
 
 /**
  * Refine's resources: what the signed-in screens show and edit through the data provider, with who may
- * read them. Screens name one of these; the data provider knows each one's API path.
+ * read them: any signed-in user, or staff with a permission (issue 47, contract/permissions.ts: the one the
+ * server's routes behind the screen check). Screens name one of these; the data provider knows each one's
+ * API path.
  */
 export const RESOURCES = {
   profile: 'user',
@@ -104,21 +108,25 @@ export const RESOURCES = {
   // Issue 44: shown on the security page beside the sessions.
   'two-factor': 'user',
   passkeys: 'user',
+  // Issue 47: support's read-only views of the account, shown on the security page.
+  'support-views': 'user',
   plans: 'user',
   'perpetual-products': 'user',
   checkout: 'user',
-  users: 'admin',
-  'lite-keys': 'admin',
-  analytics: 'admin',
-  cohorts: 'admin',
-  'analytics-steam': 'admin',
-  'analytics-subscription': 'admin',
-  'analytics-metapc': 'admin',
-  'analytics-perpetual-2024': 'admin',
-  'analytics-viveport': 'admin',
-  'analytics-android': 'admin',
-  jobs: 'admin',
-} as const satisfies Record<string, Extract<Access, 'user' | 'admin'>>;
+  users: 'users.read',
+  'lite-keys': 'liteKeys.manage',
+  analytics: 'analytics.read',
+  cohorts: 'analytics.read',
+  'analytics-steam': 'analytics.read',
+  'analytics-subscription': 'analytics.read',
+  'analytics-metapc': 'analytics.read',
+  'analytics-perpetual-2024': 'analytics.read',
+  'analytics-viveport': 'analytics.read',
+  'analytics-android': 'analytics.read',
+  jobs: 'jobs.read',
+  // Issue 47: the audit log of every staff action.
+  audit: 'audit.read',
+} as const satisfies Record<string, 'user' | Permission>;
 export type ResourceName = keyof typeof RESOURCES;
 
 /** A signed-in screen; its title is `routes.<page>` unless it names another. */
@@ -187,6 +195,7 @@ export const SCREEN_PATHS = {
   userShow: 'admin/users/:id',
   shapelabLite: 'admin/shapelab-lite',
   jobs: 'admin/jobs',
+  audit: 'admin/audit',
   steamAnalytics: 'admin/analytics/steam',
   subscriptionAnalytics: 'admin/analytics/subscription',
   metaPcStoreAnalytics: 'admin/analytics/metapc-store',
@@ -247,6 +256,7 @@ export const ROUTES: RouteEntry[] = [
   account(S.userShow, 'userShow', 'users'),
   account(S.shapelabLite, 'shapelabLite', 'lite-keys', 'admin'),
   account(S.jobs, 'jobs', 'jobs', 'admin'),
+  account(S.audit, 'audit', 'audit', 'admin'),
   account(S.steamAnalytics, 'analytics', 'analytics-steam', 'storeAnalytics', 'steamAnalytics'),
   account(S.subscriptionAnalytics, 'analytics', 'analytics-subscription', 'storeAnalytics', 'subscriptionAnalytics'),
   account(S.metaPcStoreAnalytics, 'analytics', 'analytics-metapc', 'storeAnalytics', 'metaPcStoreAnalytics'),
@@ -258,7 +268,10 @@ export const ROUTES: RouteEntry[] = [
   publicPage(S.notFound, 'pages.notFound.title', 'public', 'notFound'),
 ];
 
-/** The access a resource needs (the access control provider's rule); undefined for an unknown name. */
-export function accessOf(resource: string | undefined): 'user' | 'admin' | undefined {
+/**
+ * The access a resource needs (the access control provider's rule): any signed-in user, or a permission;
+ * undefined for an unknown name.
+ */
+export function accessOf(resource: string | undefined): 'user' | Permission | undefined {
   return resource !== undefined && Object.hasOwn(RESOURCES, resource) ? RESOURCES[resource as ResourceName] : undefined;
 }

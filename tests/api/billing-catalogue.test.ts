@@ -52,6 +52,8 @@ describeEachDatabase(
         offer: {
           discountId: DISCOUNT_IDS.launchMonthly,
           description: 'Launch offer: first month half price',
+          // Issue 48 item 4: the discount's name in both languages, German from the catalogue's custom_data.
+          i18n: { en: 'Launch offer: first month half price', de: 'Einführungsangebot: erster Monat zum halben Preis' },
           recur: false,
           maximumRecurringIntervals: null,
           price: { amount: 999, currencyCode: 'USD' },

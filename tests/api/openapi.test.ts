@@ -232,7 +232,7 @@ describe('OpenAPI document', () => {
     // There is no untagged, unnamed fallback: the route is a mistake found at once, not a hole in the document.
     const noop = async () => {};
     const bare = Fastify();
-    await registerOpenApi(bare, { guards: { user: noop, admin: noop, optionalUser: noop, signingOut: noop }, serverUrl: 'http://localhost' });
+    await registerOpenApi(bare, { guards: { user: noop, staff: noop, optionalUser: noop, signingOut: noop }, serverUrl: 'http://localhost' });
     bare.get('/api/dev/anything', async () => ({}));
     await expect(async () => {
       bare.get('/api/not-listed', async () => ({}));

@@ -60,6 +60,7 @@ describeEachDatabase(
       expect(monthly.offer).toEqual({
         discountId: DISCOUNT_IDS.launchMonthly,
         description: 'Launch offer: first month half price',
+        i18n: { en: 'Launch offer: first month half price', de: 'Einführungsangebot: erster Monat zum halben Preis' },
         recur: false,
         maximumRecurringIntervals: null,
         price: { amount: 999, currencyCode: 'USD' },

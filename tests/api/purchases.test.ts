@@ -209,7 +209,13 @@ describeEachDatabase(
       expect(products[0].prices[0]).toMatchObject({ unitPrice: { amount: 29900, currencyCode: 'USD' }, upgradePrice: { amount: 17940, currencyCode: 'USD' } });
 
       const { checkout } = await checkoutAndPay(server(), owner.token, { priceId: PRICE_IDS.perpetual2025 });
-      expect(checkout.discount).toEqual({ recur: false, maximumRecurringIntervals: null, id: DISCOUNT_IDS.upgrade, description: 'Upgrade from Shapelab 2024: 40% off' });
+      expect(checkout.discount).toEqual({
+        recur: false,
+        maximumRecurringIntervals: null,
+        id: DISCOUNT_IDS.upgrade,
+        description: 'Upgrade from Shapelab 2024: 40% off',
+        i18n: { en: 'Upgrade from Shapelab 2024: 40% off', de: 'Upgrade von Shapelab 2024: 40 % Rabatt' },
+      });
       const transaction = await paddle.paddle.transactions.get(checkout.transactionId);
       expect(transaction.details?.totals?.discount).toBe('11960');
       await paddle.settle(server());
@@ -324,6 +330,8 @@ describeEachDatabase(
         facebookConnected: false,
         twoFactorEnabled: false,
         twoFactorEnrolmentRequired: false,
+        permissions: [],
+        readOnlyView: null,
       });
       expect(me.subscriptionId).toMatch(/^sub_/);
       expect(row.phone).toBeTruthy();
@@ -358,7 +366,13 @@ describeEachDatabase(
       expect(transaction.discountId).toBeNull();
       // A discount that is not restricted to the catalogue price still applies, and is named.
       const coded = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.welcome } });
-      expect(coded.json().discount).toEqual({ recur: true, maximumRecurringIntervals: 3, id: DISCOUNT_IDS.welcome, description: 'Welcome: 20% off' });
+      expect(coded.json().discount).toEqual({
+        recur: true,
+        maximumRecurringIntervals: 3,
+        id: DISCOUNT_IDS.welcome,
+        description: 'Welcome: 20% off',
+        i18n: { en: 'Welcome: 20% off', de: 'Willkommen: 20 % Rabatt' },
+      });
       expect((await paddle.paddle.transactions.get(coded.json().transactionId)).details?.totals?.discount).toBe('400');
     });
 

@@ -173,6 +173,55 @@ describeEachDatabase('registration and email verification', (server) => {
     }
   });
 
+  it('the link signs in only the browser that asked for its mail (issue 48 item 5): its cookie, sent back to the link, starts a session', async () => {
+    const cookieOf = (response: { headers: Record<string, unknown> }) => /^shapelab_verification=([^;]+)/.exec(String(response.headers['set-cookie'] ?? ''))?.[1] ?? null;
+    const openLink = (mail: Mail | undefined, key: string | null) =>
+      server().app.inject({
+        method: 'GET',
+        url: `/api/users/validate/${linkTokenIn(mail)}`,
+        headers: key === null ? {} : { cookie: `shapelab_signed_in=1; shapelab_verification=${key}` },
+        remoteAddress: someClientAddress(),
+      });
+    const meWith = (token: unknown) => server().app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${String(token)}` } });
+
+    // The registering browser: its key comes with the answer, kept from scripts and other sites, for the link alone.
+    const email = newEmail();
+    const registered = await register(server(), { email });
+    const key = cookieOf(registered);
+    expect(key).toMatch(/^[\w-]{43}$/);
+    expect(String(registered.headers['set-cookie'])).toMatch(/; Path=\/api\/users\/validate; Max-Age=86400; HttpOnly; SameSite=Strict$/);
+    const signedIn = await openLink((await mails(server(), email))[0], key);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ verified: true, access_token: expect.any(String) });
+    expect(String(signedIn.headers['set-cookie'])).toMatch(/^shapelab_verification=; Path=\/api\/users\/validate; Max-Age=0;/);
+    expect((await meWith(signedIn.json().access_token)).json()).toMatchObject({ email, emailVerified: true });
+
+    // Another browser (no key, or another registration's) only verifies: the person signs in as usual.
+    for (const otherKey of [null, key, cookieOf(await register(server(), { email: newEmail() }))]) {
+      const address = newEmail();
+      await register(server(), { email: address });
+      const verified = await openLink((await mails(server(), address))[0], otherKey);
+      expect([verified.statusCode, verified.json()]).toEqual([200, { verified: true }]);
+      expect(verified.headers['set-cookie']).toBeUndefined();
+    }
+
+    // A resend gives the asking browser a key of its own: the new mail's link signs in there, and not with the registration's key.
+    const later = newEmail();
+    const registeredKey = cookieOf(await register(server(), { email: later }));
+    const resent = await resend(server(), later);
+    const resentKey = cookieOf(resent);
+    expect(resentKey).not.toBeNull();
+    expect(resentKey).not.toBe(registeredKey);
+    const [newest] = await mails(server(), later);
+    expect((await openLink(newest, registeredKey)).json()).toEqual({ verified: true });
+    const next = newEmail();
+    await register(server(), { email: next });
+    const nextKey = cookieOf(await resend(server(), next));
+    expect((await openLink((await mails(server(), next))[0], nextKey)).json()).toEqual({ verified: true, access_token: expect.any(String) });
+    // The address whose resend answered "sent" but has no account gets a key that opens nothing.
+    expect(cookieOf(await resend(server(), newEmail()))).toMatch(/^[\w-]{43}$/);
+  });
+
   it('resend answers alike for unknown, unverified and verified addresses; only the mails differ', async () => {
     const unverified = newEmail();
     await register(server(), { email: unverified });

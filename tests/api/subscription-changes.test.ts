@@ -192,6 +192,11 @@ describeEachDatabase(
       expect(refused.statusCode).toBe(404);
       expect(refused.json().messageKey).toBe('SUBSCRIPTION_NOT_FOUND');
       expect((await call(server(), 'GET', '/api/subscription/user', access_token)).json()).toBeNull();
+      // Issue 48 item 10: how a user without a subscription pays is nothing, not a refusal the subscription page
+      // (which asks for both at once) would log in the console.
+      const method = await call(server(), 'GET', '/api/subscription/payment-method', access_token);
+      expect(method.statusCode, method.body).toBe(200);
+      expect(method.json()).toBeNull();
     });
 
     it('the trial is for a first subscription: a returning subscriber’s checkout has none and is charged at once', async () => {

@@ -116,7 +116,7 @@ const TEXTS = {
     newsletter: 'Newsletter',
     plan: 'Tarif',
     yes: 'Ja',
-    trial: 'Testphase',
+    trial: 'Testzeitraum',
     any: 'Alle',
     rows: (count: number) => `1–${count} von ${count}`,
     export: 'CSV exportieren',

@@ -40,7 +40,7 @@ const TEXTS = {
     nothingHeld: 'Nothing yet: Shapelab runs on the free plan.',
     exportEnabled: 'Export and save are enabled in Shapelab.',
     exportDisabled: 'Export and save are disabled in Shapelab.',
-    seats: (used: number, limit: number) => `${used} of ${limit} devices in use`,
+    seats: (used: number, limit: number) => `${used} of ${limit} seats in use`,
     details: 'Personal details',
   },
   de: {
@@ -48,7 +48,7 @@ const TEXTS = {
     freePlan: 'Kostenloser Tarif',
     monthly: 'Monatstarif',
     active: 'Aktiv',
-    trialUntil: (date: string) => `Kostenlose Testphase bis ${date}`,
+    trialUntil: (date: string) => `Kostenloser Testzeitraum bis ${date}`,
     nextCharge: (amount: string, date: string) => `Nächste Abbuchung: ${amount} am ${date}, inkl. Steuern`,
     nextChargeOn: (date: string) => `Nächste Abbuchung am ${date}`,
     licence: (release: string) => `Shapelab ${release} Dauerlizenz`,
@@ -58,7 +58,7 @@ const TEXTS = {
     nothingHeld: 'Noch nichts: Shapelab läuft im kostenlosen Tarif.',
     exportEnabled: 'Exportieren und Speichern sind in Shapelab aktiviert.',
     exportDisabled: 'Exportieren und Speichern sind in Shapelab deaktiviert.',
-    seats: (used: number, limit: number) => `${used} von ${limit} Geräten in Verwendung`,
+    seats: (used: number, limit: number) => `${used} von ${limit} Plätzen belegt`,
     details: 'Persönliche Angaben',
   },
 } as const;

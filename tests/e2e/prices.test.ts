@@ -45,11 +45,11 @@ const TEXTS = {
   de: {
     signIn: /^Anmelden$/,
     chooseMonthly: 'Monatlich wählen',
-    offer: 'Launch offer: first month half price9,99\u00a0$ für deine erste Zahlung, danach 19,99\u00a0$ pro Monat',
+    offer: 'Einführungsangebot: erster Monat zum halben Preis9,99\u00a0$ für deine erste Zahlung, danach 19,99\u00a0$ pro Monat',
     dueToday: '0,00\u00a0$',
     trialNote: (date: string) => `14 Tage kostenlos, bis zum ${date}. Kündigst du vorher, wird nichts berechnet.`,
     next: (date: string) => `Nächste Zahlung am ${date}: 9,99\u00a0$`,
-    discount: 'Launch offer: first month half price: −10,00\u00a0$ nur auf die erste Zahlung',
+    discount: 'Einführungsangebot: erster Monat zum halben Preis: −10,00\u00a0$ nur auf die erste Zahlung',
     then: (date: string) => `Ab ${date}: 19,99\u00a0$ pro Monat`,
     startTrial: 'Kostenlos testen',
   },

@@ -5,6 +5,7 @@ import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { formatLongDate, formatPrice } from '../../src/format/index.js';
 import { createVerifiedUser, launchBrowser, moveRouter, newPage, openInApp, shown, url } from './browser.js';
+import { watchConsole } from './route-walk.js';
 
 /**
  * Issue 44 item 8, done means: user A signs out and user B signs in in one tab; the page text, read during
@@ -257,6 +258,9 @@ describe('sign-out leaves nothing behind (issue 44 item 8)', () => {
       await signInWithForm(page, a, texts, true);
       await visitAsA(page, language, data);
 
+      // Issue 48 item 10: the event stream A's screens held closes with the session, and nothing the app asks
+      // for on its own is refused from here on (GET /api/events answered 401 on the sign-in page).
+      const quiet = watchConsole(page);
       await signOutWithMenu(page, texts);
       await page.waitForURL(url(`/${language}/login`));
       await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
@@ -267,6 +271,8 @@ describe('sign-out leaves nothing behind (issue 44 item 8)', () => {
       // The reload above started a new document: what the watch saw before it is what counts.
       await expectNoLeaks(page);
       expect(errors).toEqual([]);
+      // Long after the sign-out (B's sign-in and five screens): a stream that reconnected without a session did so by now.
+      expect(quiet.unquiet).toEqual([]);
     });
   }
 
@@ -313,6 +319,28 @@ describe('sign-out leaves nothing behind (issue 44 item 8)', () => {
     await signInWithForm(page, b, texts);
     await expectSignedInAsB(page, 'en', b);
     await expectNoLeaks(page);
+    expect(errors).toEqual([]);
+  });
+
+  it("A's session ended from another device while A's tab shows a screen: the event stream's refusal sends the tab to sign-in by itself, asked once", async () => {
+    const texts = TEXTS.en;
+    const { page, errors } = await newPage(browser);
+    // Issue 48 item 10: the stream the server closes with the session was asked again every few seconds, 401 each time.
+    const streams: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/events') streams.push(response.status());
+    });
+    await page.goto(url('/en/login'));
+    await signInWithForm(page, a, texts);
+    await shown(page.getByRole('heading', { level: 1, name: texts.home }));
+    await expect.poll(() => streams).toContain(200);
+    const elsewhere = await apiSignIn(a);
+    expect((await json<{ ended: number }>('/users/me/sessions', { token: elsewhere.access_token, method: 'DELETE' })).status).toBe(200);
+
+    await page.waitForURL(/\/en\/login/);
+    await shown(page.getByRole('heading', { level: 1, name: texts.loginTitle }));
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('offlineToken')])).toEqual([null, null]);
+    expect(streams.filter((status) => status !== 200)).toEqual([401]);
     expect(errors).toEqual([]);
   });
 

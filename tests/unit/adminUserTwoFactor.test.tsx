@@ -4,6 +4,7 @@ import type { AdminUserDetail } from '../../contract/users.js';
 import { loadLanguage } from '../../src/i18n.js';
 import { requestOf, textKeyOf } from '../../src/pages/admin/user/actions.js';
 import { ProfileSection } from '../../src/pages/admin/user/ProfileSection.js';
+import type { StaffPowers } from '../../src/pages/admin/users/useStaffPowers.js';
 import '../../src/pages/admin/user/texts.js';
 
 /** Issue 44: support resets a user's second factor from the user page, after a confirmation. */
@@ -12,14 +13,32 @@ beforeAll(async () => {
 });
 afterEach(cleanup);
 
-function detail(twoFactorEnabled: boolean): AdminUserDetail {
+/** Every power (an admin), or only support's (issue 47). */
+const ADMIN: StaffPowers = {
+  roles: true,
+  delete: true,
+  bulk: true,
+  export: true,
+  audit: true,
+  viewAs: true,
+  resendVerification: true,
+  endSessions: true,
+  releaseDevices: true,
+  resetTwoFactor: true,
+  cancel: true,
+  refund: true,
+  invoice: true,
+};
+const SUPPORT: StaffPowers = { ...ADMIN, roles: false, delete: false, bulk: false, export: false, cancel: false, refund: false, invoice: false };
+
+function detail(twoFactorEnabled: boolean, roles: AdminUserDetail['user']['roles'] = ['user']): AdminUserDetail {
   return {
     user: {
       id: '7b2e0000-0000-4000-8000-000000000001',
       email: 'ada@example.com',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      roles: ['user'],
+      roles,
       emailVerified: true,
       googleConnected: false,
       facebookConnected: false,
@@ -57,13 +76,38 @@ describe("resetting a user's second factor", () => {
 
   it('is offered, and said, only for a user who has a second factor', () => {
     const onAction = vi.fn();
-    render(<ProfileSection detail={detail(true)} selfId="someone-else" onAction={onAction} />);
+    render(<ProfileSection detail={detail(true)} selfId="someone-else" onAction={onAction} allowed={ADMIN} />);
     expect(screen.getByText('On (an authenticator app or a passkey)')).toBeDefined();
     fireEvent.click(screen.getByRole('button', { name: 'Reset second factor' }));
     expect(onAction).toHaveBeenCalledExactlyOnceWith({ kind: 'resetTwoFactor' });
     cleanup();
-    render(<ProfileSection detail={detail(false)} selfId="someone-else" onAction={onAction} />);
+    render(<ProfileSection detail={detail(false)} selfId="someone-else" onAction={onAction} allowed={ADMIN} />);
     expect(screen.getByText('Off')).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Reset second factor' })).toBeNull();
+  });
+});
+
+describe('the user page follows what the staff member may do (issue 47)', () => {
+  it("offers support the customer's view and the second factor's reset, but no role change", () => {
+    const onAction = vi.fn();
+    render(<ProfileSection detail={detail(true)} selfId="someone-else" onAction={onAction} allowed={SUPPORT} />);
+    fireEvent.click(screen.getByRole('button', { name: 'View as this user' }));
+    expect(onAction).toHaveBeenCalledExactlyOnceWith({ kind: 'viewAs' });
+    expect(screen.getByRole('button', { name: 'Reset second factor' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Make admin' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change staff roles' })).toBeNull();
+    expect(requestOf('7b2e', { kind: 'viewAs' })).toEqual({ url: '/users/7b2e/view-as', method: 'post', values: {} });
+  });
+
+  it('marks a staff account, never offers to view it, and lets an admin change its roles', () => {
+    const onAction = vi.fn();
+    render(<ProfileSection detail={detail(false, ['support', 'user'])} selfId="someone-else" onAction={onAction} allowed={ADMIN} />);
+    expect(screen.getByTestId('staff-account')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'View as this user' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Make admin' }));
+    // The admin role is added to the roles held, not put in their place.
+    expect(onAction).toHaveBeenLastCalledWith({ kind: 'roles', roles: ['support', 'user', 'admin'] });
+    fireEvent.click(screen.getByRole('button', { name: 'Change staff roles' }));
+    expect(onAction).toHaveBeenLastCalledWith({ kind: 'setRoles', roles: ['user', 'support'] });
   });
 });

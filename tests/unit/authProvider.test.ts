@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, listenToOtherTabs } from '../../providers/authProvider.js';
 import { createSessionCache } from '../../providers/cache.js';
 import type { ApiError, HttpClient, RequestOptions } from '../../providers/http.js';
-import { createSessionStore, TAB_SESSION_KEYS } from '../../providers/session.js';
+import { createSessionStore, TAB_SESSION_KEYS, TOKEN_KEY } from '../../providers/session.js';
 import type { Me } from '../../contract/users.js';
 import { jwt, memoryStorage } from './fakes.js';
 
@@ -34,6 +34,8 @@ const ME: Me = {
   facebookConnected: false,
   twoFactorEnabled: false,
   twoFactorEnrolmentRequired: false,
+  permissions: [],
+  readOnlyView: null,
 };
 
 function apiError(statusCode: number, messageKey: string): ApiError {
@@ -484,9 +486,9 @@ describe('getIdentity: the current user', () => {
     expect(callsTo(calls, '/users/me')).toHaveLength(2);
   });
 
-  it('getPermissions returns the roles of the current user', async () => {
-    const { auth } = setup({ '/users/me': { ...ME, roles: ['user', 'admin'] } }, { token: FRESH });
-    await expect(auth.getPermissions()).resolves.toEqual(['user', 'admin']);
+  it("getPermissions returns what the server says the current user's roles allow (issue 47)", async () => {
+    const { auth } = setup({ '/users/me': { ...ME, roles: ['user', 'support'], permissions: ['users.read', 'users.viewAs'] } }, { token: FRESH });
+    await expect(auth.getPermissions()).resolves.toEqual(['users.read', 'users.viewAs']);
   });
 });
 
@@ -574,7 +576,7 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
   const A = jwt(NOW_S + 3600, { sid: 'session-a', sub: 'u1' });
   const A_RENEWED = jwt(NOW_S + 7200, { sid: 'session-a', sub: 'u1' });
   const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
-  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com' };
+  const ME_B: Me = { ...ME, id: 'u2', email: 'b@example.com', roles: ['user', 'analyst'], permissions: ['analytics.read'] };
   const TAB_KEYS = Object.values(TAB_SESSION_KEYS);
 
   function fillTab(tabStorage: Storage) {
@@ -652,7 +654,7 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
     expect(auth.knownUser()).toBeNull();
     await expect(auth.getIdentity()).resolves.toEqual(ME_B);
     expect(store.cleared).toBe(clearedForA + 1);
-    await expect(auth.getPermissions()).resolves.toEqual(ME_B.roles);
+    await expect(auth.getPermissions()).resolves.toEqual(ME_B.permissions);
   });
 
   it('a renewal keeps the session (its `sid`), and with it what the stores hold', async () => {
@@ -740,6 +742,26 @@ describe('a session leaves nothing behind in the tab (issue 44 item 8)', () => {
     expect([session.getToken(), session.getOfflineToken()]).toEqual([B, 'offline-b']);
     expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('the mailed verification link (issue 48 item 5)', () => {
+  const B = jwt(NOW_S + 3600, { sid: 'session-b', sub: 'u2' });
+
+  it('opened in the browser that asked for it, its token becomes the session, kept in the tab (the checkout chosen first)', async () => {
+    const { auth, session, channel, tabStorage } = setup({ '/users/validate/link-token': { verified: true, access_token: B } });
+    tabStorage.setItem(TAB_SESSION_KEYS.storedCheckout, '{"type":"subscription"}');
+    await expect(auth.verifyEmailLink('link-token')).resolves.toEqual({ signedIn: true });
+    expect([session.getToken(), session.getOfflineToken()]).toEqual([B, null]);
+    expect(channel.postMessage).toHaveBeenCalledExactlyOnceWith({ type: 'login' });
+    expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"subscription"}');
+  });
+
+  it('opened anywhere else it only verifies: no session', async () => {
+    const { auth, session, channel } = setup({ '/users/validate/link-token': { verified: true } });
+    await expect(auth.verifyEmailLink('link-token')).resolves.toEqual({ signedIn: false });
+    expect(session.getToken()).toBeNull();
+    expect(channel.postMessage).not.toHaveBeenCalled();
   });
 });
 
@@ -861,5 +883,27 @@ describe('a visitor without a session keeps the checkout chosen before signing i
     await auth.socialLogin({ provider: 'google', code: 'code', state: 'state', redirectUrl: 'http://localhost/google/redirect' });
     await auth.logout();
     expect(tabStorage.getItem(TAB_SESSION_KEYS.storedCheckout)).toBe('{"type":"perpetual"}');
+  });
+});
+
+describe("issue 47: a read-only view's tab", () => {
+  it('takes the handed-over view apart from the shared session and tells no other tab, also when it ends', async () => {
+    const shared = memoryStorage();
+    const tab = memoryStorage();
+    const session = createSessionStore(shared, () => undefined, tab);
+    session.setToken(FRESH);
+    const channel = { postMessage: vi.fn() };
+    const view = jwt(NOW_S + 600);
+    const { http, calls } = fakeHttp({ '/users/me': { ...ME, readOnlyView: { expiresAt: '2030-01-01T00:00:00.000Z' } }, '/auth/logout': null });
+    const auth = createAuthProvider({ http, session, cache: createSessionCache(), channel, tabStorage: memoryStorage(), now: () => NOW_MS, ...ADDRESSES });
+    auth.adoptReadOnlyView(view);
+    expect(session.getToken()).toBe(view);
+    expect((await auth.getIdentity())?.readOnlyView).not.toBeNull();
+    await expect(auth.getPermissions()).resolves.toEqual([]);
+    await auth.logout();
+    expect(channel.postMessage).not.toHaveBeenCalled();
+    // The view's own session ended on the server, with the view's token; the staff member's is untouched.
+    expect(callsTo(calls, '/auth/logout')[0]?.options?.bearer).toBe(view);
+    expect(shared.getItem(TOKEN_KEY)).toBe(FRESH);
   });
 });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN_HOME_PATH,
-  AFTER_ENROLMENT_PATH,
+  afterConfirmation,
   afterSocialLogin,
+  arrivalNoticeOf,
+  arrivalState,
   decideNavigation,
+  STORED_CHECKOUT_KEY,
   reachableWhileEnrolling,
   SECURITY_PATH,
   type GuardInput,
@@ -11,6 +14,7 @@ import {
   safeReturnPath,
   takeSessionFromQuery,
 } from '../../src/routing/guard.js';
+import { landingOf } from '../../src/routing/menu.js';
 
 /** A signed-out visitor on a public page; each test changes what its rule is about. */
 function input(overrides: Partial<GuardInput>): GuardInput {
@@ -42,8 +46,8 @@ describe('decideNavigation: navigation rules (spec section 2)', () => {
       ).toEqual({ type: 'redirect', to: '/login?to=%2Faccount%2Fbilling-info%3Ftab%3Dvat%26x%3D1' });
     });
 
-    it("an 'admin' page under /admin sends to /admin/login?to=...", () => {
-      expect(decideNavigation(input({ path: '/admin/users', returnTo: '/admin/users', access: 'admin' }))).toEqual({
+    it("a staff page (a permission) under /admin sends to /admin/login?to=...", () => {
+      expect(decideNavigation(input({ path: '/admin/users', returnTo: '/admin/users', access: 'users.read' }))).toEqual({
         type: 'redirect',
         to: '/admin/login?to=%2Fadmin%2Fusers',
       });
@@ -109,8 +113,8 @@ describe('decideNavigation: navigation rules (spec section 2)', () => {
   });
 
   describe('signed in: the role is the access control provider\'s question (tests/unit/access.test.tsx)', () => {
-    it("a signed-in user on an 'admin' page passes the session rules", () => {
-      expect(decideNavigation(input({ ...ADMIN, path: '/admin/users', access: 'admin' }))).toEqual({ type: 'render' });
+    it("a signed-in user on a staff page passes the session rules", () => {
+      expect(decideNavigation(input({ ...ADMIN, path: '/admin/users', access: 'users.read' }))).toEqual({ type: 'render' });
     });
 
     it("a logged-in user on a 'user' page sees it", () => {
@@ -206,6 +210,7 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=AAA&lang=de&offline-token=OOO&to=%2Fx')).toEqual({
       accessToken: 'AAA',
       offlineToken: 'OOO',
+      viewToken: null,
       search: '?lang=de&to=%2Fx',
     });
   });
@@ -214,6 +219,7 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=AAA&offline-token=OOO')).toEqual({
       accessToken: 'AAA',
       offlineToken: 'OOO',
+      viewToken: null,
       search: '',
     });
   });
@@ -222,14 +228,19 @@ describe('takeSessionFromQuery: access-token and offline-token are taken and rem
     expect(takeSessionFromQuery('?access-token=&offline-token=%20%20&a=1')).toEqual({
       accessToken: null,
       offlineToken: null,
+      viewToken: null,
       search: '?a=1',
     });
-    expect(takeSessionFromQuery('?access-token=AAA')).toEqual({ accessToken: 'AAA', offlineToken: null, search: '' });
+    expect(takeSessionFromQuery('?access-token=AAA')).toEqual({ accessToken: 'AAA', offlineToken: null, viewToken: null, search: '' });
   });
 
   it('a search without tokens is unchanged', () => {
-    expect(takeSessionFromQuery('')).toEqual({ accessToken: null, offlineToken: null, search: '' });
-    expect(takeSessionFromQuery('?discount=d1')).toEqual({ accessToken: null, offlineToken: null, search: '?discount=d1' });
+    expect(takeSessionFromQuery('')).toEqual({ accessToken: null, offlineToken: null, viewToken: null, search: '' });
+    expect(takeSessionFromQuery('?discount=d1')).toEqual({ accessToken: null, offlineToken: null, viewToken: null, search: '?discount=d1' });
+  });
+
+  it("issue 47: a read-only view's token is taken and removed too", () => {
+    expect(takeSessionFromQuery('?view-token=VVV&to=%2Fx')).toEqual({ accessToken: null, offlineToken: null, viewToken: 'VVV', search: '?to=%2Fx' });
   });
 });
 
@@ -250,8 +261,8 @@ describe('issue 44: staff without a second factor while one is required can only
     ['/', 'user'],
     ['/account/profile', 'user'],
     ['/account/subscription', 'user'],
-    ['/admin/users', 'admin'],
-    ['/admin/users/7b2e', 'admin'],
+    ['/admin/users', 'users.read'],
+    ['/admin/users/7b2e', 'users.read'],
     ['/checkout-new/subscription', 'user'],
   ] as const)('%s sends them to the security page', (path, access) => {
     expect(decideNavigation(input({ ...ENROLLING, path, returnTo: path, access }))).toEqual({ type: 'redirect', to: SECURITY_PATH });
@@ -272,11 +283,27 @@ describe('issue 44: staff without a second factor while one is required can only
   });
 
   it('once a factor is set up, everything is reachable again, and staff continue where they land after signing in', () => {
-    expect(decideNavigation(input({ ...USER, path: '/admin/users', access: 'admin' }))).toEqual({ type: 'render' });
-    expect(AFTER_ENROLMENT_PATH).toBe(ADMIN_HOME_PATH);
+    expect(decideNavigation(input({ ...USER, path: '/admin/users', access: 'users.read' }))).toEqual({ type: 'render' });
+    // Issue 47: where they land is their role's first admin screen (src/routing/menu.ts, landingOf).
+    expect(landingOf(['users.read'])).toBe(ADMIN_HOME_PATH);
+    expect(landingOf(['analytics.read'])).toBe('/admin/analytics');
   });
 
   it('without a session the login rule applies as before', () => {
-    expect(decideNavigation(input({ authenticated: false, enrolmentRequired: true, path: '/admin/users', access: 'admin' }))).toMatchObject({ to: '/admin/login?to=%2Fadmin%2Fusers' });
+    expect(decideNavigation(input({ authenticated: false, enrolmentRequired: true, path: '/admin/users', access: 'users.read' }))).toMatchObject({ to: '/admin/login?to=%2Fadmin%2Fusers' });
+  });
+});
+
+describe('after verifying an address (issue 48 item 5: by code and by link alike)', () => {
+  const storage = (stored: string | null) => ({ getItem: (key: string) => (key === STORED_CHECKOUT_KEY ? stored : null) });
+
+  it('continues to the checkout chosen first, or to choose-plan', () => {
+    expect(afterConfirmation(storage('{"type":"subscription","priceId":null,"search":""}'))).toBe('/sub-payment');
+    expect(afterConfirmation(storage(null))).toBe('/account/subscription/choose-plan');
+  });
+
+  it('says so on arrival: the navigation state carries the notice, and nothing else passes for one', () => {
+    expect(arrivalNoticeOf(arrivalState('emailVerified'))).toBe('emailVerified');
+    for (const state of [null, undefined, 'emailVerified', { notice: 'somethingElse' }, { registration: true }]) expect(arrivalNoticeOf(state)).toBeNull();
   });
 });

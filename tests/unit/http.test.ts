@@ -347,3 +347,58 @@ describe('an answer to a call of a session the tab no longer holds (issue 44 ite
     expect(renew).not.toHaveBeenCalled();
   });
 });
+
+describe('openStream: the event stream under the one client’s rules (issue 48 item 10)', () => {
+  const body = (messageKey: string) => JSON.stringify({ messageKey, message: messageKey });
+
+  async function opened(answers: { status: number; body?: string }[], token: string | null, renewal: boolean | null) {
+    const { openStream, session, sessionRenewal } = await import('../../providers/http.js');
+    localStorage.clear();
+    if (token !== null) session.setToken(token);
+    const calls: (string | null)[] = [];
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      calls.push(new Headers(init?.headers).get('Authorization'));
+      const answer = answers.shift() ?? { status: 200, body: ': connected\n\n' };
+      return new Response(answer.body ?? '', { status: answer.status, headers: answer.status === 200 ? {} : JSON_TYPE });
+    });
+    const renew = vi.fn(async () => {
+      if (renewal) session.setToken('renewed-token');
+      return renewal === true;
+    });
+    sessionRenewal.renew = renewal === null ? null : renew;
+    try {
+      const outcome = await openStream('/events', new AbortController().signal);
+      return { outcome: typeof outcome === 'string' ? outcome : 'open', calls, renewals: renew.mock.calls.length };
+    } finally {
+      fetch.mockRestore();
+      sessionRenewal.renew = null;
+      localStorage.clear();
+    }
+  }
+
+  it('asks nothing without a session', async () => {
+    expect(await opened([], null, true)).toEqual({ outcome: 'no-session', calls: [], renewals: 0 });
+  });
+
+  it('a token the server finds expired is renewed once and the stream asked with the new one', async () => {
+    expect(await opened([{ status: 401, body: body('SESSION_EXPIRED') }], 'old-token', true)).toEqual({
+      outcome: 'open',
+      calls: ['Bearer old-token', 'Bearer renewed-token'],
+      renewals: 1,
+    });
+  });
+
+  it('a session the server refuses, and cannot be renewed, is refused: asked once', async () => {
+    expect(await opened([{ status: 401, body: body('SESSION_EXPIRED') }], 'ended-token', false)).toEqual({ outcome: 'refused', calls: ['Bearer ended-token'], renewals: 1 });
+    expect(await opened([{ status: 401, body: body('UNAUTHORIZED') }], 'bad-token', true)).toEqual({ outcome: 'refused', calls: ['Bearer bad-token'], renewals: 0 });
+  });
+
+  it('renewed and refused again, it is refused (one renewal per opening)', async () => {
+    const refusals = [{ status: 401, body: body('SESSION_EXPIRED') }, { status: 401, body: body('SESSION_EXPIRED') }];
+    expect(await opened(refusals, 'old-token', true)).toEqual({ outcome: 'refused', calls: ['Bearer old-token', 'Bearer renewed-token'], renewals: 1 });
+  });
+
+  it('any other failure rejects, to be asked again later', async () => {
+    await expect(opened([{ status: 503, body: body('TOO_MANY_STREAMS') }], 'token', true)).rejects.toThrow('503');
+  });
+});

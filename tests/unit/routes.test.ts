@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isPermission } from '../../contract/permissions.js';
 import { isAdminPath } from '../../src/routing/guard.js';
 import { PAGE_MODULES, ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 
@@ -93,16 +94,29 @@ describe('route table (spec section 2)', () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
-  it('every admin/* route except admin/login needs the admin role', () => {
+  it('every admin/* route except admin/login needs a staff permission (issue 47)', () => {
     const adminRoutes = ROUTES.filter((entry) => isAdminPath(entry.path) && entry.path !== 'admin/login');
     expect(adminRoutes.length).toBeGreaterThanOrEqual(4);
-    for (const entry of adminRoutes) expect({ path: entry.path, access: entry.access }).toEqual({ path: entry.path, access: 'admin' });
+    for (const entry of adminRoutes) expect(isPermission(entry.access), entry.path).toBe(true);
   });
 
-  it('only admin/* routes need the admin role', () => {
-    for (const entry of ROUTES.filter((candidate) => candidate.access === 'admin')) {
+  it('only admin/* routes need a staff permission', () => {
+    for (const entry of ROUTES.filter((candidate) => isPermission(candidate.access))) {
       expect(isAdminPath(entry.path), entry.path).toBe(true);
     }
+  });
+
+  it.each([
+    ['admin/users', 'users.read'],
+    ['admin/users/:id', 'users.read'],
+    ['admin/analytics', 'analytics.read'],
+    ['admin/cohort', 'analytics.read'],
+    ['admin/analytics/steam', 'analytics.read'],
+    ['admin/shapelab-lite', 'liteKeys.manage'],
+    ['admin/jobs', 'jobs.read'],
+    ['admin/audit', 'audit.read'],
+  ])('%s needs %s (what the server checks behind it)', (path, permission) => {
+    expect(route(path).access).toBe(permission);
   });
 
   it.each(['login', 'registration', 'forgot-password', 'admin/login'])('%s is anonymous-only', (path) => {

@@ -2,7 +2,7 @@ import type { LiveEvent } from '@refinedev/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analyticsEventSchema } from '../../contract/analytics.js';
 import { EVENT_STREAM_HEARTBEAT_MS, portalEventSchema } from '../../contract/events.js';
-import { BACKOFF_MS, createLiveProvider, isAnalyticsEvent, isPortalEvent, LINGER_MS, STALE_STREAM_MS } from '../../providers/liveProvider.js';
+import { BACKOFF_MS, createLiveProvider, isAnalyticsEvent, isPortalEvent, LINGER_MS, STALE_STREAM_MS, type StreamOpening } from '../../providers/liveProvider.js';
 
 /** Each opening of the stream gets the next of these: the texts the server writes, then the stream stays open. */
 const streams: string[][] = [];
@@ -12,7 +12,7 @@ const signals: AbortSignal[] = [];
 /** Writes to the stream opened last, as the server would later. */
 let write: (text: string) => void = () => undefined;
 
-function open(_url: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+function open(_url: string, signal: AbortSignal): Promise<StreamOpening> {
   opened();
   signals.push(signal);
   const texts = streams.shift() ?? [];
@@ -124,6 +124,55 @@ describe("Refine's live provider over the event stream (GET /api/events)", () =>
     await vi.advanceTimersByTimeAsync(LINGER_MS * 2);
     expect(opened).toHaveBeenCalledTimes(2);
     expect(after.heard.map((event) => event.payload)).toEqual([{ ids: ['s1'], kind: 'seat' }]);
+  });
+});
+
+describe('a stream without a session (issue 48 item 10)', () => {
+  /** An opening that answers `outcome` each time, counted. */
+  function answering(outcome: 'no-session' | 'refused') {
+    const asked = vi.fn();
+    const opening = (): Promise<StreamOpening> => {
+      asked();
+      return Promise.resolve(outcome);
+    };
+    return { asked, open: opening };
+  }
+
+  it('is not asked again while no session is held: the next session opens its own', async () => {
+    const { asked, open: none } = answering('no-session');
+    const refused = vi.fn();
+    const provider = createLiveProvider(none, refused);
+    listen(provider, 'seats');
+    await vi.advanceTimersByTimeAsync(STALE_STREAM_MS + BACKOFF_MS.reduce((sum, delay) => sum + delay, 0));
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(refused).not.toHaveBeenCalled();
+    provider.reset();
+    listen(provider, 'seats');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asked).toHaveBeenCalledTimes(2);
+  });
+
+  it('refused by the server, it is told once and not asked again', async () => {
+    const { asked, open: refusing } = answering('refused');
+    const refused = vi.fn();
+    const provider = createLiveProvider(refusing, refused);
+    listen(provider, 'seats');
+    listen(provider, 'invoices');
+    await vi.advanceTimersByTimeAsync(STALE_STREAM_MS + BACKOFF_MS.reduce((sum, delay) => sum + delay, 0));
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(refused).toHaveBeenCalledTimes(1);
+  });
+
+  it('a refusal heard after the session changed tells nothing', async () => {
+    let answer: (outcome: 'refused') => void = () => undefined;
+    const refused = vi.fn();
+    const provider = createLiveProvider(() => new Promise((resolve) => (answer = resolve)), refused);
+    listen(provider, 'seats');
+    await vi.advanceTimersByTimeAsync(0);
+    provider.reset();
+    answer('refused');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refused).not.toHaveBeenCalled();
   });
 });
 

@@ -128,3 +128,35 @@ describe('the session hint (contract/session-hint.ts) follows every change of th
     expect(hasSessionHint(`x${SESSION_HINT_COOKIE}=1`)).toBe(false);
   });
 });
+
+describe("issue 47: a tab that holds a read-only view keeps it to itself", () => {
+  it("reads and writes the view's token in the tab's storage, never the browser's shared session", () => {
+    const shared = memoryStorage();
+    const tab = memoryStorage();
+    const hints: boolean[] = [];
+    const session = createSessionStore(shared, (held) => hints.push(held), tab);
+    session.setToken('staff-token');
+    session.setOfflineToken('staff-offline');
+    expect(session.isReadOnlyView()).toBe(false);
+
+    session.enterReadOnlyView('view-token');
+    expect(session.isReadOnlyView()).toBe(true);
+    expect(session.getToken()).toBe('view-token');
+    expect(session.getOfflineToken()).toBeNull();
+    // A renewed token (the `Bearer` header) and the end of the view stay in the tab.
+    session.setToken('view-token-2');
+    session.setOfflineToken('ignored');
+    expect(session.getToken()).toBe('view-token-2');
+    const hintsBefore = hints.length;
+    session.clear();
+    expect(session.getToken()).toBeNull();
+    expect(session.isAuthenticated()).toBe(false);
+    expect(hints).toHaveLength(hintsBefore);
+    // The tab stays a view's (ended): the staff member's session is still theirs, in the other tabs.
+    expect(session.isReadOnlyView()).toBe(true);
+    expect(shared.getItem(TOKEN_KEY)).toBe('staff-token');
+    expect(shared.getItem(OFFLINE_TOKEN_KEY)).toBe('staff-offline');
+    // Another tab (its own storage) reads the shared session as before.
+    expect(createSessionStore(shared, () => undefined, memoryStorage()).getToken()).toBe('staff-token');
+  });
+});

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { v7 as timeOrderedId } from 'uuid';
 import type { ActivityEntry, ActivityKind, ActivityQuery } from '../../../contract/activity.js';
+import type { AuditAction } from '../../../contract/audit.js';
 import type { Database } from '../../db/schema.js';
+import { recordStaffAction, type StaffActor } from './audit-repo.js';
 
 /**
  * The one activity log (issue 21) and every statement on its table, `activity_log`. A service writes its
@@ -15,12 +17,20 @@ export interface ActivityRecord {
   kind: ActivityKind;
   /** The admin who acted; null (the default) when the user or the portal itself did. */
   actorId?: string | null;
+  /**
+   * Issue 47: a staff member did this from the admin area. They are the entry's actor, and the audit log keeps
+   * the action too, in the same transaction (`auditAction`, or the entry's kind), long after the account's
+   * timeline is gone.
+   */
+  staff?: StaffActor | null;
+  auditAction?: AuditAction;
   /** No secrets and nothing personal beyond what the account page already shows. */
   details?: Record<string, unknown>;
   at: Date | string;
 }
 
 export async function recordActivity(db: Kysely<Database>, entry: ActivityRecord): Promise<void> {
+  const staff = entry.staff ?? null;
   await db
     .insertInto('activity_log')
     .values({
@@ -28,13 +38,16 @@ export async function recordActivity(db: Kysely<Database>, entry: ActivityRecord
       id: timeOrderedId(),
       key: entry.key ?? null,
       user_id: entry.userId,
-      actor_id: entry.actorId ?? null,
+      actor_id: staff?.id ?? entry.actorId ?? null,
       kind: entry.kind,
       details: JSON.stringify(entry.details ?? {}),
       created_at: typeof entry.at === 'string' ? entry.at : entry.at.toISOString(),
     })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+  if (staff) {
+    await recordStaffAction(db, { actor: staff, action: entry.auditAction ?? (entry.kind as AuditAction), subjectId: entry.userId, details: entry.details ?? {}, at: entry.at });
+  }
 }
 
 /** Forgets an account's timeline when the account goes (its deletion entry is written after this). */

@@ -3,6 +3,7 @@ import type { Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import type { StaffActor } from '../activity/index.js';
 import { type Sessions } from '../auth/index.js';
 import { cancelSubscription, isPaymentOf, type ActionDeps } from '../billing/index.js';
 import { releaseSeat, type DeviceDeps } from '../devices/index.js';
@@ -22,9 +23,9 @@ export interface AdminActionDeps {
   devices: DeviceDeps;
 }
 
-/** The admin acting, and the session they act from. */
+/** The staff member acting (as the audit log names them), and the session they act from. */
 export interface Actor {
-  id: string;
+  staff: StaffActor;
   sessionId: string;
 }
 
@@ -39,13 +40,13 @@ async function assertUserExists(db: Kysely<Database>, userId: string): Promise<v
  */
 export async function endSessionsOf(deps: AdminActionDeps, actor: Actor, userId: string): Promise<{ ended: number }> {
   await assertUserExists(deps.db, userId);
-  const keep = userId === actor.id ? actor.sessionId : null;
-  return { ended: await deps.sessions.endAllExcept(userId, keep, 'ended-by-admin', actor.id) };
+  const keep = userId === actor.staff.id ? actor.sessionId : null;
+  return { ended: await deps.sessions.endAllExcept(userId, keep, 'ended-by-admin', actor.staff) };
 }
 
 /** `POST /users/{id}/verification/resend`: a new code and link for an unverified account (the public resend's limit). */
 export async function resendVerificationOf(deps: AdminActionDeps, actor: Actor, userId: string): Promise<{ sent: true }> {
-  return resendVerificationFor(deps.registration, actor.id, userId);
+  return resendVerificationFor(deps.registration, actor.staff, userId);
 }
 
 /**
@@ -55,14 +56,14 @@ export async function resendVerificationOf(deps: AdminActionDeps, actor: Actor, 
  */
 export async function cancelSubscriptionOf(deps: AdminActionDeps, actor: Actor, userId: string, refund: boolean): Promise<Subscription> {
   await assertUserExists(deps.db, userId);
-  return cancelSubscription(deps.billing, { id: userId }, { refund, actorId: actor.id });
+  return cancelSubscription(deps.billing, { id: userId }, { refund, staff: actor.staff });
 }
 
 /** `POST /users/{id}/devices/{deviceId}/release`: the device manager's release; the seat is free and the device's token dies at once. */
 export async function releaseDeviceOf(deps: AdminActionDeps, actor: Actor, userId: string, deviceId: string): Promise<{ released: true }> {
   await assertUserExists(deps.db, userId);
   try {
-    return await releaseSeat(deps.devices, userId, deviceId, actor.id);
+    return await releaseSeat(deps.devices, userId, deviceId, actor.staff);
   } catch (error) {
     // The customer hears "not yours"; support hears that this user has no such device (any more).
     if (error instanceof AppError && error.messageKey === 'SEAT_NOT_FOUND') throw new AppError('DEVICE_NOT_FOUND', 404, { cause: error });

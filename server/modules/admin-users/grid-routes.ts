@@ -10,7 +10,8 @@ import {
   updateRolesSchema,
   userIdParamsSchema,
 } from '../../../contract/users.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
+import { recordStaffAction } from '../activity/index.js';
 import { listUsers } from '../users/index.js';
 import { changeRoles, deleteUser, type AdminDeps } from './admin.js';
 import { bulkUsers } from './bulk.js';
@@ -26,7 +27,7 @@ import { refuseInvalidQuery } from './filters.js';
 export const usersGridRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: Guards }> = async (app, { admin, guards }) => {
   app.get(
     '/users',
-    { onRequest: guards.admin, attachValidation: true, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } },
+    { onRequest: guards.staff, config: { permission: 'users.read' }, attachValidation: true, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } },
     async (request) => {
       refuseInvalidQuery(request);
       return listUsers(admin, request.query);
@@ -35,27 +36,35 @@ export const usersGridRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: 
 
   app.patch(
     '/users/:id',
-    { onRequest: guards.admin, schema: { params: userIdParamsSchema, body: updateRolesSchema, response: { 200: adminUserSchema } } },
-    async (request) => changeRoles(admin, currentUser(request).id, request.params.id, request.body.roles),
+    { onRequest: guards.staff, config: { permission: 'users.roles' }, schema: { params: userIdParamsSchema, body: updateRolesSchema, response: { 200: adminUserSchema } } },
+    async (request) => changeRoles(admin, staffActorOf(request), request.params.id, request.body.roles),
   );
 
-  app.delete('/users/:id', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 200: z.object({ id: z.string() }) } } }, async (request) =>
-    deleteUser(admin, currentUser(request).id, request.params.id),
+  app.delete(
+    '/users/:id',
+    { onRequest: guards.staff, config: { permission: 'users.delete' }, schema: { params: userIdParamsSchema, response: { 200: z.object({ id: z.string() }) } } },
+    async (request) => deleteUser(admin, staffActorOf(request), request.params.id),
   );
 
-  app.get('/users/export', { onRequest: guards.admin, attachValidation: true, schema: { querystring: exportUsersQuerySchema } }, async (request, reply) => {
-    refuseInvalidQuery(request);
-    const day = admin.clock.now().toISOString().slice(0, 10);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="shapelab-users-${day}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(usersCsv(admin, request.query));
-  });
+  app.get(
+    '/users/export',
+    { onRequest: guards.staff, config: { permission: 'users.export' }, attachValidation: true, schema: { querystring: exportUsersQuerySchema } },
+    async (request, reply) => {
+      refuseInvalidQuery(request);
+      const now = admin.clock.now();
+      // Issue 47: everyone's personal data leaves the portal: the audit log keeps who took it, with the list's filters.
+      await recordStaffAction(admin.db, { actor: staffActorOf(request), action: 'users.exported', subjectId: null, details: { ...request.query }, at: now });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="shapelab-users-${now.toISOString().slice(0, 10)}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(usersCsv(admin, request.query));
+    },
+  );
 
   app.post(
     '/users/bulk',
-    { onRequest: guards.admin, schema: { body: bulkUsersRequestSchema, response: { 200: bulkUsersResponseSchema } } },
-    async (request) => bulkUsers(admin, currentUser(request).id, request.body),
+    { onRequest: guards.staff, config: { permission: 'users.bulk' }, schema: { body: bulkUsersRequestSchema, response: { 200: bulkUsersResponseSchema } } },
+    async (request) => bulkUsers(admin, staffActorOf(request), currentUser(request).roles, request.body),
   );
 };

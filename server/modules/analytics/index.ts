@@ -13,7 +13,7 @@ export const analyticsModule: PortalModule = async (app, context) => {
 };
 
 export { ingest, type AnalyticsDeps } from './ingest.js';
-export { queueSales, SIGNED_UP_JOB } from './jobs.js';
+export { queueSales } from './jobs.js';
 export { rebuildAnalytics } from './rebuild.js';
 export type { Report } from './report.js';
 export { usageRecordsOf } from './account-data-repo.js';

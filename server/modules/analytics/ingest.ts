@@ -7,7 +7,8 @@ import type { Database } from '../../db/schema.js';
 import { type EventBus, ADMINS } from '../events/index.js';
 import { COHORT_GRAINS, dayOf, daysBetween, GRAINS, periodOf } from './periods.js';
 import type { Report } from './report.js';
-import { insertActivations, insertExports, insertFirstChannelUse, insertLaunches, insertSales, insertSessions, lockUsers, signupsOf } from './reports-repo.js';
+import { lockAccountsForReports, signupsOf } from '../users/index.js';
+import { insertActivations, insertExports, insertFirstChannelUse, insertLaunches, insertSales, insertSessions } from './reports-repo.js';
 import {
   addToCohorts,
   addToRollups,
@@ -277,7 +278,7 @@ export async function recordReports(trx: Transaction<Database>, dialect: Dialect
   if (reports.length === 0) return { recorded: [], live: [] };
   const userIds = [...new Set(reports.map((r) => r.userId))].sort();
   if (dialect === 'postgres') {
-    for (const chunk of chunks(userIds)) await lockUsers(trx, chunk);
+    for (const chunk of chunks(userIds)) await lockAccountsForReports(trx, chunk);
   }
   const fresh = await storeRaw(trx, reports, now.toISOString());
   const firsts = await firstActivations(trx, reports, fresh);

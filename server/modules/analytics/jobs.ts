@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { ADMINS } from '../events/index.js';
 import { enqueue, type JobHandler, type JobQueue } from '../jobs/index.js';
+import { SIGNED_UP_JOB } from '../users/index.js';
 import { recordReports, type AnalyticsDeps } from './ingest.js';
 import type { Report } from './report.js';
-
-/** The job a new account queues (users' repository, in the transaction that creates it): its sign-up is counted. */
-export const SIGNED_UP_JOB = 'user-signed-up';
 
 /** Sales a webhook recorded, counted for the dashboard after its answer. */
 export const SALES_JOB = 'analytics-sales';

@@ -79,20 +79,3 @@ export async function insertFirstChannelUse(trx: Trx, input: { userId: string; c
     .executeTakeFirst();
   return inserted !== undefined;
 }
-
-/*
- * Two reads of the users module's table, kept here until analytics can ask the users module: users imports
- * analytics (the sign-up job's kind), so analytics importing users' face would be an import cycle, and a
- * port (a function in AnalyticsDeps filled by server/app.ts) needs every caller of `ingest` to pass it,
- * the devices module among them. Both statements are unchanged from ingest.ts.
- */
-
-/** PostgreSQL: locks the users' rows (ids sorted by the caller), so two reports of one user apply one after the other. */
-export async function lockUsers(trx: Trx, userIds: string[]): Promise<void> {
-  await trx.selectFrom('users').select('id').where('id', 'in', userIds).orderBy('id').forUpdate().execute();
-}
-
-/** When each of the users signed up (their account's creation); a user deleted meanwhile is absent. */
-export async function signupsOf(trx: Trx, userIds: string[]): Promise<{ id: string; created_at: string }[]> {
-  return trx.selectFrom('users').select(['id', 'created_at']).where('id', 'in', userIds).execute();
-}

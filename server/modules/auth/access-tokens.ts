@@ -15,6 +15,11 @@ export interface AccessClaims {
   roles: Role[];
   issuedAt: number;
   expiresAt: number;
+  /**
+   * Issue 47: the staff member whose read-only view of the account this token's session is (`vby`), or null.
+   * In the signed token, so the guard knows a view without reading the session row.
+   */
+  viewedBy: string | null;
 }
 
 /**
@@ -41,11 +46,14 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  /** A token of session `sessionId`, living an hour but never past `notAfter` (the session's absolute expiry). */
-  async sign(userId: string, roles: Role[], sessionId: string, notAfter: Date): Promise<string> {
+  /**
+   * A token of session `sessionId`, living an hour but never past `notAfter` (the session's absolute expiry);
+   * with `viewedBy`, a token of a staff member's read-only view of the account (issue 47).
+   */
+  async sign(userId: string, roles: Role[], sessionId: string, notAfter: Date, viewedBy: string | null = null): Promise<string> {
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const expires = Math.min(now + ACCESS_TOKEN_TTL_SECONDS, Math.floor(notAfter.getTime() / 1000));
-    return new SignJWT({ roles, sid: sessionId })
+    return new SignJWT({ roles, sid: sessionId, ...(viewedBy === null ? {} : { vby: viewedBy }) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(userId)
       .setIssuer(ISSUER)
@@ -83,12 +91,14 @@ export class AccessTokens {
       });
       const roles = Array.isArray(payload.roles) ? (payload.roles as Role[]) : [];
       if (typeof payload.sid !== 'string' || payload.sid === '') throw new AppError('UNAUTHORIZED', 401);
+      if (payload.vby !== undefined && (typeof payload.vby !== 'string' || payload.vby === '')) throw new AppError('UNAUTHORIZED', 401);
       return {
         userId: payload.sub as string,
         sessionId: payload.sid,
         roles,
         issuedAt: payload.iat as number,
         expiresAt: payload.exp as number,
+        viewedBy: typeof payload.vby === 'string' ? payload.vby : null,
       };
     } catch (error) {
       if (error instanceof AppError) throw error;

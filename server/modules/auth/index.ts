@@ -16,11 +16,11 @@ export const authModule: PortalModule = async (app, context) => {
     deps: { users: context.users, offlineTokens: context.offlineTokens, throttle: context.throttle, sessions: context.sessions, twoFactor },
     guards: context.guards,
   });
-  await app.register(sessionRoutes, { sessions: context.sessions, guards: context.guards });
+  await app.register(sessionRoutes, { sessions: context.sessions, guards: context.guards, db: context.db.kysely });
 };
 
 export { AccessTokens, type AccessClaims } from './access-tokens.js';
 export { OfflineTokens } from './offline-tokens.js';
-export { describeClient, Sessions, type EndReason, type SessionClient, type SignInMethod } from './sessions.js';
+export { describeClient, Sessions, VIEW_TTL_MS, type EndReason, type SessionClient, type SignInMethod } from './sessions.js';
 export { Throttle, type ThrottleRule } from './throttle.js';
 export { sessionRecordsOf } from './sessions-repo.js';

@@ -1,6 +1,6 @@
 import type { LoginResponse, ValidateTokenResponse } from '../../../contract/auth.js';
 import type { TwoFactorRequired } from '../../../contract/two-factor-values.js';
-import { isAdmin } from '../../../contract/users.js';
+import { isStaff } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
 import { type UsersRepo, type UserWithRoles } from '../users/index.js';
 import type { OfflineTokens } from './offline-tokens.js';
@@ -86,7 +86,8 @@ export async function login(
 
 export async function adminLogin(deps: AuthDeps, input: { email: string; password: string }, client: SessionClient): Promise<{ access_token: string } | TwoFactorRequired> {
   const user = await checkCredentials(deps, input.email, input.password, client);
-  if (!isAdmin(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
+  // Issue 47: every staff role signs in here (what each may do is its permissions'); a customer may not.
+  if (!isStaff(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
   const secondStep = await secondStepFor(deps.twoFactor, user, { method: 'admin', remember: false });
   if (secondStep) return secondStep;
   const session = await deps.sessions.start(user, { method: 'admin', remember: false, client });

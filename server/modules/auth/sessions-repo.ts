@@ -19,11 +19,20 @@ export async function insertSession(db: Db, session: Insertable<SessionsTable>):
  * two index probes (sessions_user_idx, sessions_client_idx). SQLite answers 0 or 1, PostgreSQL a boolean.
  */
 export async function clientHistory(db: Db, userId: string, family: string, since: string): Promise<{ signedInBefore: boolean; usedLately: boolean }> {
+  // A staff member's read-only view (issue 47) is no sign-in of the owner's.
   const seen = await db
     .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('sessions').select('id').where('user_id', '=', userId)).as('signedInBefore'),
+      eb.exists(eb.selectFrom('sessions').select('id').where('user_id', '=', userId).where('viewed_by', 'is', null)).as('signedInBefore'),
       eb
-        .exists(eb.selectFrom('sessions').select('id').where('user_id', '=', userId).where('client_family', '=', family).where('last_active_at', '>=', since))
+        .exists(
+          eb
+            .selectFrom('sessions')
+            .select('id')
+            .where('user_id', '=', userId)
+            .where('client_family', '=', family)
+            .where('last_active_at', '>=', since)
+            .where('viewed_by', 'is', null),
+        )
         .as('usedLately'),
     ])
     .executeTakeFirstOrThrow();
@@ -58,6 +67,20 @@ export async function endLiveSessions(db: Db, userId: string, reason: EndReason,
   if (only) query = query.where('id', '=', only);
   if (except) query = query.where('id', '!=', except);
   return (await query.returning('id').execute()).map((row) => row.id);
+}
+
+/**
+ * Issue 47: ends the live read-only views a staff member opened (their roles no longer allow it); returns each
+ * ended view with its account, so their streams close.
+ */
+export async function endViewsBy(db: Db, staffId: string, at: string): Promise<{ id: string; user_id: string }[]> {
+  return db
+    .updateTable('sessions')
+    .set({ ended_at: at, ended_reason: 'view-revoked' })
+    .where('viewed_by', '=', staffId)
+    .where('ended_at', 'is', null)
+    .returning(['id', 'user_id'])
+    .execute();
 }
 
 /** The user's live sessions at `now`, most recently active first (ties by id). */

@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, SessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AccessTokens } from './access-tokens.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import type { OfflineTokens, TokenReuse } from './offline-tokens.js';
 import { revokeSessions } from './offline-tokens-repo.js';
 import * as repo from './sessions-repo.js';
@@ -17,6 +17,8 @@ import { isNewClient, queueNewSignInMail, queueTokenReusedMail } from './sign-in
 /** Spec section 4 and issue 17: a session lasts 12 hours, or 30 days with "remember me", however often it is renewed. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const REMEMBERED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Issue 47: a staff member's read-only view of an account lasts this long at most (its absolute expiry). */
+export const VIEW_TTL_MS = 15 * 60 * 1000;
 /** `last_active_at` is written at most this often per session, not on every request. */
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
@@ -34,7 +36,7 @@ export interface SessionClient {
  * Why a session ended; also what a stream listening on it is told. 'token-reused': its offline token was
  * used again after it had been renewed, outside the two-tab grace (issue 44 item 6).
  */
-export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused';
+export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused' | 'view-revoked';
 
 /**
  * Told when sessions end, so open event streams of those sessions close at once and every instance
@@ -120,9 +122,56 @@ export class Sessions {
     return { sessionId: id, access_token, offline_token: await this.offlineTokens.issue(user.id, { sessionId: id, expiresAt }) };
   }
 
-  /** A fresh access token for a live session (renewal), never past the session's absolute expiry. */
-  async renewToken(user: { id: string; roles: Role[] }, session: { id: string; expires_at: string }): Promise<string> {
-    return this.accessTokens.sign(user.id, user.roles, session.id, new Date(session.expires_at));
+  /**
+   * Issue 47: a read-only view of `customer`'s account for `staff`, a session of the customer's that lasts
+   * VIEW_TTL_MS and names who opened it (`viewed_by`); its access token carries that name, so every write
+   * answers READ_ONLY_VIEW (server/plugins/authentication.ts), and it has no offline token, so it cannot be
+   * renewed past its end. It records no browser, system or address (the customer's list of sessions would show
+   * the staff member's) and mails no one; the account's timeline and the audit log record it, in the same
+   * transaction. The caller checks that the staff member may, and that the account is no staff account.
+   */
+  async startView(customer: { id: string; roles: Role[] }, staff: StaffActor): Promise<{ access_token: string; expiresAt: string }> {
+    const now = this.clock.now();
+    const id = randomUUID();
+    const expiresAt = new Date(now.getTime() + VIEW_TTL_MS);
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertSession(trx, {
+        id,
+        user_id: customer.id,
+        method: 'view',
+        remember: 0,
+        created_at: now.toISOString(),
+        last_active_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+        ended_at: null,
+        ended_reason: null,
+        browser: null,
+        os: null,
+        address: null,
+        client_family: '',
+        viewed_by: staff.id,
+      });
+      await recordActivity(trx, { userId: customer.id, staff, kind: 'account.viewed', details: { until: expiresAt.toISOString() }, at: now });
+    });
+    return { access_token: await this.accessTokens.sign(customer.id, customer.roles, id, expiresAt, staff.id), expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Issue 47: a staff member may no longer view accounts (demoted): the views they have open end now, their
+   * tokens refused from the next request.
+   */
+  async endViewsBy(staffId: string): Promise<number> {
+    const ended = await repo.endViewsBy(this.db, staffId, this.clock.now().toISOString());
+    for (const view of ended) await this.onEnded(view.user_id, [view.id]);
+    return ended.length;
+  }
+
+  /**
+   * A fresh access token for a live session (renewal), never past the session's absolute expiry; a read-only
+   * view's stays one (`viewedBy`, issue 47).
+   */
+  async renewToken(user: { id: string; roles: Role[] }, session: { id: string; expires_at: string }, viewedBy: string | null = null): Promise<string> {
+    return this.accessTokens.sign(user.id, user.roles, session.id, new Date(session.expires_at), viewedBy);
   }
 
   /** The session if it is live now (not ended, not expired), else null. */
@@ -157,10 +206,11 @@ export class Sessions {
 
   /**
    * Ends every live session of the user but `keep` (null: all of them); returns how many ended.
-   * `actorId` names the admin who ended them ('ended-by-admin'), for the account's timeline.
+   * `staff` names the staff member who ended them ('ended-by-admin'), for the account's timeline and the
+   * audit log (issue 47).
    */
-  async endAllExcept(userId: string, keep: string | null, reason: EndReason, actorId: string | null = null): Promise<number> {
-    return (await this.endWhere(userId, reason, null, keep, actorId)).length;
+  async endAllExcept(userId: string, keep: string | null, reason: EndReason, staff: StaffActor | null = null): Promise<number> {
+    return (await this.endWhere(userId, reason, null, keep, staff)).length;
   }
 
   /**
@@ -182,7 +232,7 @@ export class Sessions {
     reason: EndReason,
     only: string | null,
     except: string | null,
-    actorId: string | null = null,
+    staff: StaffActor | null = null,
     alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<string[]> {
     const now = this.clock.now().toISOString();
@@ -192,7 +242,7 @@ export class Sessions {
       await revokeSessions(trx, ids, now);
       // A sign-out closes what its sign-in entry opened; a password change and a deletion have entries of their own.
       if (reason === 'ended-by-user' || reason === 'ended-by-admin' || reason === 'token-reused') {
-        await recordActivity(trx, { userId, actorId, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
+        await recordActivity(trx, { userId, staff, kind: 'sessions.ended', details: { reason, count: ids.length }, at: now });
       }
       await alsoInTransaction?.(trx);
       return ids;
@@ -214,6 +264,7 @@ export class Sessions {
       browser: row.browser,
       os: row.os,
       address: row.address,
+      supportView: row.viewed_by !== null,
     }));
   }
 

@@ -1,5 +1,5 @@
 import type { CountryCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
-import type { CatalogueText, Discount, DiscountDuration, PreloadResponse } from '../../../contract/billing.js';
+import type { CatalogueText, Discount, DiscountDuration, DiscountText, PreloadResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
@@ -57,6 +57,16 @@ export function catalogueText(
 }
 
 /**
+ * A discount's description in en and de: Paddle's `description` is the English (its checkout, receipts and
+ * invoices use it); the German is kept in `custom_data.i18n.de.description`, as a price's, and falls back to
+ * the English where the catalogue has none.
+ */
+export function discountText(discount: Pick<PaddleDiscount, 'description' | 'customData'>): DiscountText {
+  const de = translationsOf(discount.customData).de ?? {};
+  return { en: discount.description, de: textOr(de.description, discount.description) as string };
+}
+
+/**
  * Who is buying, for prices and tax: their Paddle customer with saved address and business, or, without
  * a saved address, their country (the billing info's, else the profile's); null fields are unknown.
  */
@@ -94,6 +104,7 @@ export function toDiscount(discount: PaddleDiscount): Discount {
     id: discount.id,
     code: discount.code ?? null,
     description: discount.description,
+    i18n: discountText(discount),
     type: discount.type,
     amount: Number(discount.amount),
     currencyCode: discount.currencyCode ?? null,

@@ -5,7 +5,7 @@ import { callPaddle } from '../../billing/paddle.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type UserWithRoles } from '../users/index.js';
-import { durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
+import { discountText, durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
 import { customerIdFor, updateBillingInfo, type BillingInfoDeps, type CustomerDeps } from './customers.js';
@@ -92,7 +92,7 @@ export async function createCheckout(
   return {
     transactionId,
     trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency,
-    discount: discount ? { id: discount.id, description: discount.description, ...durationOf(discount) } : null,
+    discount: discount ? { id: discount.id, description: discount.description, i18n: discountText(discount), ...durationOf(discount) } : null,
     interval: kind === 'subscription' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year') ? price.billingCycle.interval : null,
   };
 }

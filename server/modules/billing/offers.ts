@@ -1,7 +1,7 @@
 import type { Plan, PreloadResponse } from '../../../contract/billing.js';
 import { type UserWithRoles } from '../users/index.js';
 import { buyerOf } from './buyer.js';
-import { durationOf, type Catalogue } from './catalogue.js';
+import { discountText, durationOf, type Catalogue } from './catalogue.js';
 import type { CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/index.js';
 import { upgradeEligibility } from './ownership.js';
@@ -41,7 +41,7 @@ async function offerPrice(catalogue: Catalogue, plan: Pick<Plan, 'id' | 'discoun
   const discount = await catalogue.discountById(plan.discount.id).catch(() => null);
   if (!discount) return null;
   const price = (await catalogue.pricesFor([plan.id], buyer, discount.id)).get(plan.id);
-  return price ? { discountId: discount.id, description: discount.description, ...durationOf(discount), price } : null;
+  return price ? { discountId: discount.id, description: discount.description, i18n: discountText(discount), ...durationOf(discount), price } : null;
 }
 
 /**

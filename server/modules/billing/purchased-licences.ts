@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PerpetualLicence } from '../../../contract/billing.js';
 import type { Release } from '../../../contract/licensing.js';
-import { isAdmin } from '../../../contract/roles.js';
+import { hasPermission } from '../../../contract/permissions.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type PerpetualLicenceRow } from '../licensing/index.js';
@@ -47,11 +47,12 @@ async function withPayments(db: Kysely<Database>, licences: PerpetualLicenceRow[
  * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
  * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
  * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
- * purchase not yet refunded, until when it can be returned. Only the owner or an admin may read them.
+ * purchase not yet refunded, until when it can be returned. Only the owner, or staff who may read accounts
+ * (`users.read`, issue 47), may read them.
  */
 export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
   const owner = userId ?? requester.id;
-  if (owner !== requester.id && !isAdmin(requester.roles)) throw new AppError('FORBIDDEN', 403);
+  if (owner !== requester.id && !hasPermission(requester.roles, 'users.read')) throw new AppError('FORBIDDEN', 403);
   const rows = await withPayments(db, await perpetualLicencesOf(db, owner));
   return Promise.all(
     rows.map(async (row) => {

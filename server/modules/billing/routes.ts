@@ -73,7 +73,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{
     app.post(
       `/${kind}/preload`,
       // The body may be empty (spec section 7): no discount. A signed-in buyer's saved address sets the tax.
-      { onRequest: guards.optionalUser, schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
+      // A preview by POST: a read-only view of a customer's account may ask for it (issue 47).
+      { onRequest: guards.optionalUser, config: { readsOnly: true }, schema: { body: preloadRequestSchema.nullish(), response: { 200: preloadResponseSchema } } },
       async (request) => preloadFor(deps, catalogue, kind, request.body ?? {}, request.authUser),
     );
   }

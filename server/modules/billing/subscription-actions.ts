@@ -9,7 +9,7 @@ import { type UserWithRoles } from '../users/index.js';
 import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import { type EventBus } from '../events/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
 import { refundIdsOf } from './refunds-repo.js';
@@ -62,24 +62,24 @@ function assertNotLocked(subscription: Subscription, now: Date): void {
  * With `refund`, within 14 days of the first payment (spec section 9): it ends now and every payment is
  * refunded in full. The refunds are recorded first (with the audit entry, in one transaction), then the
  * refund runner cancels at Paddle and refunds at once; a failure there is retried, never forgotten.
- * The customer's own cancel and an admin's from the user page (issue 21, `actorId` the admin) are this
+ * The customer's own cancel and staff's from the user page (issue 21, `staff` them, issue 47) are this
  * one function: the same window, the same lock, the same refunds.
  */
 export async function cancelSubscription(
   deps: ActionDeps,
   user: Pick<UserWithRoles, 'id'>,
-  options: { refund?: boolean; actorId?: string } = {},
+  options: { refund?: boolean; staff?: StaffActor } = {},
 ): Promise<Subscription> {
   const subscription = await current(deps, user);
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  const actorId = options.actorId ?? null;
-  if (options.refund) return cancelWithRefund(deps, user, subscription, actorId);
+  const staff = options.staff ?? null;
+  if (options.refund) return cancelWithRefund(deps, user, subscription, staff);
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
   await remember(deps, updated);
   await recordActivity(deps.db, {
     userId: user.id,
-    actorId,
+    staff,
     kind: 'subscription.cancelled',
     details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? null },
     at: deps.clock.now(),
@@ -87,7 +87,7 @@ export async function cancelSubscription(
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
-async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>, subscription: Subscription, actorId: string | null): Promise<Subscription> {
+async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>, subscription: Subscription, staff: StaffActor | null): Promise<Subscription> {
   const now = deps.clock.now();
   const recorded = await deps.db.transaction().execute(async (trx) => {
     // Read again inside the transaction: a second click (or tab) finds the refunds recorded already.
@@ -111,13 +111,20 @@ async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'
     // the unique refund per payment lets one record them, and the other finds nothing left to refund.
     if (ids.length === 0) throw new AppError('REFUND_WINDOW_CLOSED', 409);
     await auditPurchase(trx, {
-      actorId: actorId ?? user.id,
+      actorId: staff?.id ?? user.id,
       targetId: user.id,
       action: 'purchase.refunded',
       details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
       at: now.toISOString(),
     });
-    await recordActivity(trx, { userId: user.id, actorId, kind: 'subscription.cancelled', details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString() }, at: now });
+    await recordActivity(trx, {
+      userId: user.id,
+      staff,
+      kind: 'subscription.cancelled',
+      auditAction: 'subscription.refunded',
+      details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString(), amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
+      at: now,
+    });
     return refundIdsOf(trx, ids);
   });
   for (const { id } of recorded) await deps.refunds.refundNow(id);
@@ -197,9 +204,15 @@ export async function paymentMethodTransaction(deps: ActionDeps, user: UserWithR
   return { transactionId: transaction.id };
 }
 
-/** How the subscription is paid: the method of its latest captured payment, or null before the first. */
+/**
+ * How the subscription is paid: the method of its latest captured payment, or null before the first, and
+ * null without a subscription (issue 48 item 10): a read of what there is answers "nothing" as
+ * `GET /subscription/user` does, where a 404 was logged in the console of every subscription page a user
+ * without one opened (the page asks for both at once). Acting on a missing subscription still answers 404.
+ */
 export async function paymentMethodOf(deps: ActionDeps, user: UserWithRoles): Promise<PaymentMethod | null> {
-  const subscription = await current(deps, user);
+  const subscription = await subscriptionOf(deps.db, user.id, deps.clock.now());
+  if (!subscription) return null;
   const transactions = await callPaddle(deps.paddle, (paddle) =>
     all(paddle.transactions.list({ subscriptionId: [subscription.id], status: ['completed', 'paid'] })),
   );

@@ -47,7 +47,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: ActionDeps; guard
 
   app.post(
     '/subscription/change/preview',
-    { onRequest: guards.user, schema: { body: planChangeRequestSchema, response: { 200: planChangePreviewSchema } } },
+    // A preview by POST: a read-only view of a customer's account may ask for it (issue 47).
+    { onRequest: guards.user, config: { readsOnly: true }, schema: { body: planChangeRequestSchema, response: { 200: planChangePreviewSchema } } },
     async (request) => previewPlanChange(deps, catalogue, currentUser(request), request.body.interval),
   );
 

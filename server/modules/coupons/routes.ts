@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { couponCreateSchema, couponSchema, redeemRequestSchema, redeemResponseSchema } from '../../../contract/licensing.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { createCoupon, listCoupons, redeemCoupon, type CouponDeps } from './service.js';
 
@@ -11,9 +11,13 @@ export const couponRoutes: FastifyPluginAsyncZod<{ deps: CouponDeps; guards: Gua
     grant: await redeemCoupon(deps, currentUser(request).id, request.body.code),
   }));
 
-  app.get('/coupons', { onRequest: guards.admin, schema: { response: { 200: z.array(couponSchema) } } }, async () => listCoupons(deps.db));
+  app.get('/coupons', { onRequest: guards.staff, config: { permission: 'coupons.read' }, schema: { response: { 200: z.array(couponSchema) } } }, async () =>
+    listCoupons(deps.db),
+  );
 
-  app.post('/coupons', { onRequest: guards.admin, schema: { body: couponCreateSchema, response: { 200: couponSchema } } }, async (request) =>
-    createCoupon(deps, request.body, currentUser(request).id),
+  app.post(
+    '/coupons',
+    { onRequest: guards.staff, config: { permission: 'coupons.create' }, schema: { body: couponCreateSchema, response: { 200: couponSchema } } },
+    async (request) => createCoupon(deps, request.body, staffActorOf(request)),
   );
 };

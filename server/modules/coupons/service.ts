@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, recordStaffAction, type StaffActor } from '../activity/index.js';
 import { grantCouponLicence } from '../licensing/index.js';
 import { countRedemption, couponByCode, insertAccessPass, insertCoupon, insertRedemption, newestCoupons, runningAccessEnd, type CouponRow } from './repo.js';
 
@@ -33,19 +33,28 @@ function toCoupon(row: CouponRow): Coupon {
   };
 }
 
-/** `POST /coupons` (admin) and `npm run coupons -- create`. */
-export async function createCoupon(deps: Pick<CouponDeps, 'db' | 'clock'>, input: CouponCreate, createdBy: string | null): Promise<Coupon> {
-  const row = await insertCoupon(deps.db, {
-    code: normaliseCode(input.code),
-    grant_kind: input.grant,
-    release: input.grant === 'licence' ? (input.release ?? null) : null,
-    access_days: input.grant === 'access' ? (input.days ?? null) : null,
-    usage_limit: input.usageLimit ?? null,
-    expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
-    created_at: deps.clock.now().toISOString(),
-    created_by: createdBy,
+/**
+ * `POST /coupons` (admin) and `npm run coupons -- create` (the operator's: no staff member: `staff` null, no audit
+ * entry, as with every change made on the database itself).
+ */
+export async function createCoupon(deps: Pick<CouponDeps, 'db' | 'clock'>, input: CouponCreate, staff: StaffActor | null): Promise<Coupon> {
+  const now = deps.clock.now();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const inserted = await insertCoupon(trx, {
+      code: normaliseCode(input.code),
+      grant_kind: input.grant,
+      release: input.grant === 'licence' ? (input.release ?? null) : null,
+      access_days: input.grant === 'access' ? (input.days ?? null) : null,
+      usage_limit: input.usageLimit ?? null,
+      expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+      created_at: now.toISOString(),
+      created_by: staff?.id ?? null,
+    });
+    if (!inserted) throw new AppError('COUPON_EXISTS', 409);
+    // Issue 47: a coupon gives licences away; the audit log keeps who made it.
+    if (staff) await recordStaffAction(trx, { actor: staff, action: 'coupon.created', subjectId: null, details: { code: inserted.code, grant: inserted.grant_kind }, at: now });
+    return inserted;
   });
-  if (!row) throw new AppError('COUPON_EXISTS', 409);
   return toCoupon(row);
 }
 

@@ -60,14 +60,6 @@ export async function touchSeat(db: Db, seatId: string, at: string): Promise<Sea
   return db.updateTable('seats').set({ last_login_at: at }).where('id', '=', seatId).returningAll().executeTakeFirst();
 }
 
-/**
- * The user's 'last launched' (the admin grid's column). A write to the users module's table: the users
- * module offers no function for it yet, and the heartbeat's one statement is all it takes.
- */
-export async function markLaunched(db: Db, userId: string, at: string): Promise<void> {
-  await db.updateTable('users').set({ last_launched_at: at }).where('id', '=', userId).execute();
-}
-
 /** What deciding which seats to keep reads of each: its slot and when it was last used. */
 export async function seatUsesOf(db: Db, userId: string): Promise<{ id: string; slot: number; last_login_at: string | null; activated_at: string }[]> {
   return db.selectFrom('seats').select(['id', 'slot', 'last_login_at', 'activated_at']).where('user_id', '=', userId).execute();

@@ -9,13 +9,12 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import { ingest, type Report } from '../analytics/index.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import { entitlementsOf, type KeptEntitlements } from '../entitlements/index.js';
 import {
   deleteSeat,
   deleteSeats,
   insertSeat,
-  markLaunched,
   moveSeat,
   renewSeatToken,
   seatByTokenHash,
@@ -26,6 +25,7 @@ import {
   touchSeat,
   type SeatRow,
 } from './repo.js';
+import { markLaunched } from '../users/index.js';
 
 export interface DeviceDeps {
   db: Kysely<Database>;
@@ -129,14 +129,14 @@ function channelOf(entitlement: Entitlement): string {
 }
 
 /**
- * `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. Also an admin's
- * release from the user page (issue 21), with `actorId` the admin.
+ * `DELETE /perpetual/seats?id=`: frees the seat; its device token stops working at once. Also a staff
+ * member's release from the user page (issue 21), with `staff` them (the audit log keeps it too, issue 47).
  */
-export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string, actorId: string | null = null): Promise<{ released: true }> {
+export async function releaseSeat(deps: DeviceDeps, userId: string, seatId: string, staff: StaffActor | null = null): Promise<{ released: true }> {
   const released = await deleteSeat(deps.db, userId, seatId);
   // Another user's seat and no seat at all answer the same: nothing about other accounts leaks.
   if (!released) throw new AppError('SEAT_NOT_FOUND', 404);
-  await recordActivity(deps.db, { userId, actorId, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
+  await recordActivity(deps.db, { userId, staff, kind: 'device.released', details: { seatId, name: released.name, computerId: released.computer_id }, at: deps.clock.now() });
   deps.bus.publish(userId, { type: 'seat', id: seatId });
   return { released: true };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
-import { isAdmin } from '../../../contract/users.js';
+import { hasPermission } from '../../../contract/permissions.js';
 import { ADMINS, type EventBus, type StreamEvent } from './bus.js';
 import type { StreamRegistry } from './streams.js';
 
@@ -40,8 +40,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: Stream
     // Started once the stream is open (a refused stream must leave no timer behind).
     const timer: { heartbeat?: ReturnType<typeof setInterval> } = {};
     const send = (event: StreamEvent) => reply.raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    // Issue 47: a read-only view of a customer's account hears the customer's events, never staff's.
+    const view = request.viewedBy !== null;
     const setAdmin = (admin: boolean) => {
-      if (admin && !adminSubscription) adminSubscription = bus.subscribe(ADMINS, send);
+      if (admin && !view && !adminSubscription) adminSubscription = bus.subscribe(ADMINS, send);
       if (!admin && adminSubscription) {
         adminSubscription();
         adminSubscription = null;
@@ -72,7 +74,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ bus: EventBus; streams: Stream
     });
     raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
     unsubscribers = [bus.subscribe(user.id, send)];
-    setAdmin(isAdmin(user.roles));
+    setAdmin(hasPermission(user.roles, 'analytics.read'));
     timer.heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     open.add(end);
     raw.once('close', end);

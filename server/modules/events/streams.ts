@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hasPermission } from '../../../contract/permissions.js';
 import { AppError } from '../../errors.js';
 import type { EventBus, StreamControl } from './bus.js';
 
@@ -13,14 +14,15 @@ export interface OpenStream {
   sessionId: string;
   /** Closes the stream (the connection ends). */
   end(): void;
-  /** Starts or stops hearing the admins' events, when the user's roles change. */
+  /** Starts or stops hearing the admins' events (the figures' live counters), when the user's roles change. */
   setAdmin(admin: boolean): void;
 }
 
 /**
  * The open event streams of this process, bounded in total (`EVENT_STREAMS_MAX`: a new one is refused
  * with 503) and per user across every instance. A stream ends when its session ends or its user is
- * deleted, and hears admin events only while its user is an admin, as the bus announces.
+ * deleted, and hears admin events only while its user may read the figures (`analytics.read`, issue 47), as
+ * the bus announces.
  *
  * The bound per user, on several instances (issue 44): every stream's opening and closing is announced on
  * the bus, and every instance hears the announcements in one order (PostgreSQL delivers notifications in
@@ -71,7 +73,7 @@ export class StreamRegistry {
         if (stream.userId !== control.userId) continue;
         if (control.kind === 'user-deleted') stream.end();
         else if (control.kind === 'sessions-ended' && (control.sessionIds === 'all' || control.sessionIds.includes(stream.sessionId))) stream.end();
-        else if (control.kind === 'roles-changed') stream.setAdmin(control.roles.includes('admin'));
+        else if (control.kind === 'roles-changed') stream.setAdmin(hasPermission(control.roles, 'analytics.read'));
       }
     }
   }

@@ -3,6 +3,7 @@ import type { Job, JobsQuery, JobsResponse } from '../../../contract/jobs.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { recordStaffAction, type StaffActor } from '../activity/index.js';
 import { countJobsByStatus, jobsPage, resetFailedJob, type JobRow } from './repo.js';
 
 function toJob(row: JobRow): Job {
@@ -32,8 +33,14 @@ export async function listJobs(db: Kysely<Database>, query: JobsQuery): Promise<
  * key fixed). It runs without its key (released when it failed), so a newer job holding that key is
  * never blocked by it; the handlers are safe to run again (they read the state they act on).
  */
-export async function retryJob(db: Kysely<Database>, clock: Clock, id: string): Promise<Job> {
-  const row = await resetFailedJob(db, id, clock.now().toISOString());
-  if (!row) throw new AppError('JOB_NOT_RETRYABLE', 409);
+export async function retryJob(db: Kysely<Database>, clock: Clock, id: string, staff: StaffActor): Promise<Job> {
+  const now = clock.now();
+  const row = await db.transaction().execute(async (trx) => {
+    const reset = await resetFailedJob(trx, id, now.toISOString());
+    if (!reset) throw new AppError('JOB_NOT_RETRYABLE', 409);
+    // Issue 47: the audit log keeps who sent it again (a job may send mail or refund money).
+    await recordStaffAction(trx, { actor: staff, action: 'job.retried', subjectId: null, details: { jobId: id, kind: reset.kind }, at: now });
+    return reset;
+  });
   return toJob(row);
 }

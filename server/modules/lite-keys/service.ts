@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import type { Dialect } from '../../db/index.js';
+import { recordStaffAction, type StaffActor } from '../activity/index.js';
 import { ingest } from '../analytics/index.js';
 import { grantLiteLicence } from '../licensing/index.js';
 import { allUnclaimedKeys, claimUnclaimedKey, insertNewKeys, keyExists, unclaimedKeysPage } from './repo.js';
@@ -33,7 +34,7 @@ export function normaliseKey(key: string): string {
  * single column of keys without a header). Keys already known are counted as duplicates, malformed
  * rows as invalid; the rest are inserted in one transaction.
  */
-export async function importLiteKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, csv: string): Promise<{ imported: number; duplicates: number; invalid: number }> {
+export async function importLiteKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, csv: string, staff: StaffActor): Promise<{ imported: number; duplicates: number; invalid: number }> {
   let records: string[][];
   try {
     records = parse(csv, { skip_empty_lines: true, trim: true, relax_column_count: true, bom: true }) as string[][];
@@ -62,6 +63,8 @@ export async function importLiteKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, cs
       const chunk = entries.slice(start, start + 500);
       imported += await insertNewKeys(trx, chunk.map(([key, channel]) => ({ key, channel })), now);
     }
+    // Issue 47: keys are licences to be; the audit log keeps who brought them in (how many, never the keys).
+    await recordStaffAction(trx, { actor: staff, action: 'lite_keys.imported', subjectId: null, details: { imported, invalid }, at: now });
   });
   return { imported, duplicates: wanted.size - imported + duplicatesInFile, invalid };
 }
@@ -80,9 +83,10 @@ export async function listUnusedKeys(
   return { data: rows.map((row) => ({ key: row.key, channel: row.channel, importedAt: new Date(row.imported_at).toISOString() })), total };
 }
 
-/** `GET /lite-keys/export` (admin): the unused keys as CSV. */
-export async function exportUnusedKeys(db: Kysely<Database>, search: string | undefined): Promise<string> {
-  const rows = await allUnclaimedKeys(db, prefixOf(search));
+/** `GET /lite-keys/export` (admin): the unused keys as CSV; the audit log keeps who took them (issue 47). */
+export async function exportUnusedKeys(deps: Pick<LiteKeyDeps, 'db' | 'clock'>, search: string | undefined, staff: StaffActor): Promise<string> {
+  const rows = await allUnclaimedKeys(deps.db, prefixOf(search));
+  await recordStaffAction(deps.db, { actor: staff, action: 'lite_keys.exported', subjectId: null, details: { search: search ?? null, keys: rows.length }, at: deps.clock.now() });
   return stringify(
     rows.map((row) => [row.key, row.channel, new Date(row.imported_at).toISOString()]),
     { header: true, columns: ['key', 'channel', 'importedAt'] },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { downloadedRequestSchema, releaseCreateSchema, releaseSchema, releasesResponseSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
 import { type EventBus } from '../events/index.js';
 import { addRelease, latestReleases, recordDownload } from './service.js';
 
@@ -15,8 +15,10 @@ export const releaseRoutes: FastifyPluginAsyncZod<{ deps: { db: Kysely<Database>
 ) => {
   app.get('/releases/latest', { schema: { response: { 200: releasesResponseSchema } } }, async () => latestReleases(deps));
 
-  app.post('/releases', { onRequest: guards.admin, schema: { body: releaseCreateSchema, response: { 200: releaseSchema } } }, async (request) =>
-    addRelease(deps, request.body),
+  app.post(
+    '/releases',
+    { onRequest: guards.staff, config: { permission: 'releases.create' }, schema: { body: releaseCreateSchema, response: { 200: releaseSchema } } },
+    async (request) => addRelease(deps, request.body, staffActorOf(request)),
   );
 
   app.post(

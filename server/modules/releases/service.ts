@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { PLATFORMS, type Platform, type Release, type releaseCreateSchema } from '../../../contract/licensing.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { recordStaffAction, type StaffActor } from '../activity/index.js';
 import { type EventBus } from '../events/index.js';
 import { markFirstDownload } from '../users/index.js';
 import { insertDownload, insertMissingReleases, releasesPublishedBy, upsertRelease, type ReleaseRow } from './repo.js';
@@ -63,11 +64,20 @@ export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock 
  * Every instance forgets the release line and the builds it keeps (the upgrade price of `/users/me`, the
  * heartbeat's coverage) once it is stored.
  */
-export async function addRelease(deps: { db: Kysely<Database>; bus: Pick<EventBus, 'announce'> }, input: z.infer<typeof releaseCreateSchema>): Promise<Release> {
+export async function addRelease(
+  deps: { db: Kysely<Database>; clock: Clock; bus: Pick<EventBus, 'announce'> },
+  input: z.infer<typeof releaseCreateSchema>,
+  staff: StaffActor,
+): Promise<Release> {
   const published_at = new Date(input.publishedAt).toISOString();
-  const row = await upsertRelease(deps.db, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at });
+  const release = await deps.db.transaction().execute(async (trx) => {
+    const row = await upsertRelease(trx, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at });
+    // Issue 47: what every customer downloads next; the audit log keeps who published it.
+    await recordStaffAction(trx, { actor: staff, action: 'release.created', subjectId: null, details: { release: input.release, version: input.version, platform: input.platform }, at: deps.clock.now() });
+    return toRelease(row);
+  });
   deps.bus.announce({ kind: 'releases-changed' });
-  return toRelease(row);
+  return release;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import type { StaffActor } from '../activity/index.js';
 import { recordChange, type TwoFactorDeps } from './deps.js';
 import * as repo from './repo.js';
 
@@ -10,8 +11,8 @@ import * as repo from './repo.js';
  * way back in for an attacker who talked support into it, so the owner hears at once). An admin cannot
  * reset their own (another admin does, so no single phished session removes an admin's second factor).
  */
-export async function resetTwoFactorOf(deps: TwoFactorDeps, actorId: string, targetId: string): Promise<void> {
-  if (targetId === actorId) throw new AppError('CANNOT_MODIFY_SELF', 409);
+export async function resetTwoFactorOf(deps: TwoFactorDeps, staff: StaffActor, targetId: string): Promise<void> {
+  if (targetId === staff.id) throw new AppError('CANNOT_MODIFY_SELF', 409);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     const owner = await repo.lockAccount(trx, targetId);
@@ -23,7 +24,7 @@ export async function resetTwoFactorOf(deps: TwoFactorDeps, actorId: string, tar
     const recoveryCodes = await repo.deleteRecoveryCodes(trx, targetId);
     if (!totp && passkeys === 0 && recoveryCodes === 0) throw new AppError('TWO_FACTOR_NOT_ENABLED', 409);
     await repo.syncFactorFlag(trx, targetId);
-    await recordChange(trx, deps, { owner: { id: targetId, ...owner }, kind: 'two_factor.reset', mail: 'twoFactorReset', actorId, details: { totp, passkeys }, at: now });
+    await recordChange(trx, deps, { owner: { id: targetId, ...owner }, kind: 'two_factor.reset', mail: 'twoFactorReset', staff, details: { totp, passkeys }, at: now });
   });
   // The flag is the signed-in user's (a staff member without a factor must enrol again): every instance reads it anew.
   deps.users.changed(targetId);

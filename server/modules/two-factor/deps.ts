@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import type { Language } from '../../i18n.js';
 import { type Sessions, type Throttle } from '../auth/index.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 import type { ActivityKind } from '../../../contract/activity.js';
 import { queueMail, appLink, renderMail, type MailKind } from '../mail/index.js';
 import { type UsersRepo } from '../users/index.js';
@@ -36,9 +36,9 @@ export interface Owner {
 export async function recordChange(
   trx: Kysely<Database>,
   deps: Pick<TwoFactorDeps, 'appUrl'>,
-  change: { owner: Owner; kind: ActivityKind; mail: MailKind | null; details?: Record<string, unknown>; actorId?: string | null; at: Date; values?: Record<string, string> },
+  change: { owner: Owner; kind: ActivityKind; mail: MailKind | null; details?: Record<string, unknown>; staff?: StaffActor | null; at: Date; values?: Record<string, string> },
 ): Promise<void> {
-  await recordActivity(trx, { userId: change.owner.id, kind: change.kind, actorId: change.actorId ?? null, details: change.details ?? {}, at: change.at });
+  await recordActivity(trx, { userId: change.owner.id, kind: change.kind, staff: change.staff ?? null, details: change.details ?? {}, at: change.at });
   if (!change.mail) return;
   const language: Language = change.owner.language === 'de' ? 'de' : 'en';
   const mail = renderMail(change.mail, language, {

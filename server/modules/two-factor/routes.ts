@@ -18,7 +18,7 @@ import {
   twoFactorStatusSchema,
 } from '../../../contract/two-factor.js';
 import { userIdParamsSchema } from '../../../contract/users.js';
-import { clientOf, currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
+import { clientOf, currentSession, currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { PER_ADDRESS_LIMIT } from '../../plugins/rate-limits.js';
 import { resetTwoFactorOf } from './admin.js';
@@ -124,8 +124,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{ deps: TwoFactorDeps; guard
   );
 
   // Support: a user who lost every second factor.
-  app.delete('/users/:id/two-factor', { onRequest: guards.admin, schema: { params: userIdParamsSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await resetTwoFactorOf(deps, currentUser(request).id, request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/users/:id/two-factor',
+    { onRequest: guards.staff, config: { permission: 'users.resetTwoFactor' }, schema: { params: userIdParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await resetTwoFactorOf(deps, staffActorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

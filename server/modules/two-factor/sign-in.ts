@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SignInTokens } from '../../../contract/auth.js';
-import { isAdmin } from '../../../contract/roles.js';
+import { isStaff } from '../../../contract/roles.js';
 import type { TwoFactorLoginRequest } from '../../../contract/two-factor.js';
 import type { TwoFactorMethod, TwoFactorRequired } from '../../../contract/two-factor-values.js';
 import { digest } from '../../digest.js';
@@ -152,7 +152,7 @@ export async function completeSignIn(deps: TwoFactorDeps, input: TwoFactorLoginR
   }
   const factor = answer?.factor ?? null;
   // What the first step checked may have changed within the five minutes.
-  if (row.method === 'admin' && !isAdmin(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
+  if (row.method === 'admin' && !isStaff(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
   if (user.email_verified_at === null) throw new AppError('USER_NOT_VERIFIED', 403);
   const remember = row.method === 'password' && row.remember === 1;
   const session = await deps.sessions.start(user, { method: row.method, remember, client, secondFactor: factor });
@@ -210,7 +210,7 @@ export async function passkeySignIn(
   const user = await deps.users.findById(passkey.user_id);
   if (!user) throw failed();
   if (user.email_verified_at === null) throw new AppError('USER_NOT_VERIFIED', 403);
-  if (input.admin && !isAdmin(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
+  if (input.admin && !isStaff(user.roles)) throw new AppError('NOT_AN_ADMIN', 403);
   const session = input.admin
     ? await deps.sessions.start(user, { method: 'admin', remember: false, client, secondFactor: 'passkey' })
     : await deps.sessions.start(user, { method: 'passkey', remember: input.rememberMe, client });

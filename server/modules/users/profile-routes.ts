@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emailChangeConfirmSchema, emailChangeRequestSchema, emailChangeResponseSchema, profileUpdateSchema } from '../../../contract/account.js';
 import { meSchema } from '../../../contract/users.js';
-import { currentUser, type Guards } from '../../plugins/authentication.js';
+import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { updateProfile, type AccountDeps } from './account.js';
 import { confirmEmailChange, requestEmailChange, type EmailChangeDeps } from './email-change.js';
@@ -17,7 +17,10 @@ export const profileRoutes: FastifyPluginAsyncZod<{ deps: AccountDeps; emailChan
 ) => {
   // Open to a staff member who must still enrol a second factor (issue 44): the web app learns it here.
   app.get('/users/me', { onRequest: guards.user, config: { duringTwoFactorEnrolment: true }, schema: { response: { 200: meSchema } } }, async (request) =>
-    meOf(deps, currentUser(request), { twoFactorEnrolmentRequired: request.twoFactorEnrolmentRequired }),
+    meOf(deps, currentUser(request), {
+      twoFactorEnrolmentRequired: request.twoFactorEnrolmentRequired,
+      readOnlyView: request.viewedBy === null ? null : { expiresAt: new Date(currentSession(request).expires_at).toISOString() },
+    }),
   );
 
   app.patch(

@@ -12,12 +12,13 @@ import { queueMail, MailRejectedError, appLink, renderMail } from '../mail/index
 import type { UsersRepo, UserWithRoles } from './repo.js';
 import { checkCode } from './mailed-codes.js';
 import type { VerificationsRepo } from './verifications-repo.js';
+import { isBrowserOf } from './verification-browser.js';
 
 export { MAX_CODE_ATTEMPTS } from './mailed-codes.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { couponProblem, redeemInTransaction } from '../coupons/index.js';
-import { recordActivity } from '../activity/index.js';
+import { recordActivity, type StaffActor } from '../activity/index.js';
 
 const COUPON_STATUS = { COUPON_INVALID: 422, COUPON_EXPIRED: 410, COUPON_USED_UP: 409 } as const;
 
@@ -42,15 +43,16 @@ type VerificationTarget = Pick<UserWithRoles, 'id' | 'email' | 'first_name' | 'l
 
 /**
  * A new code and link replace any pending ones, and their mail is queued, in the caller's transaction:
- * the code that counts is the one mailed. The mail carries the link, and the code when asked. Returns
- * the mail's job.
+ * the code that counts is the one mailed. The mail carries the link, and the code when asked. `browserHash`
+ * is the digest of the key of the browser that asked for the mail, whose link signs in there
+ * (./verification-browser.ts), null when no browser asked. Returns the mail's job.
  */
 async function queueVerification(
   deps: RegistrationDeps,
   trx: Transaction<Database>,
   user: VerificationTarget,
   withCode: boolean,
-  options: { heldForRequest?: boolean } = {},
+  options: { heldForRequest?: boolean; browserHash?: string | null } = {},
 ): Promise<string> {
   const now = deps.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -60,6 +62,7 @@ async function queueVerification(
       userId: user.id,
       codeHash: digest(`${user.id}:${code}`),
       linkHash: digest(linkToken),
+      browserHash: options.browserHash ?? null,
       expiresAt: new Date(now.getTime() + VERIFICATION_TTL_SECONDS * 1000).toISOString(),
       createdAt: now.toISOString(),
     },
@@ -71,13 +74,13 @@ async function queueVerification(
     code,
     link: appLink(deps.appUrl, language, `/users/validate/${linkToken}`),
   };
-  return queueMail(trx, now, user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values), options);
+  return queueMail(trx, now, user.email, renderMail(withCode ? 'verification' : 'verificationLink', language, values), options.heldForRequest ? { heldForRequest: true } : {});
 }
 
 export async function register(
   deps: RegistrationDeps,
   input: RegistrationRequest & { email: string },
-  options: { withCode: boolean; external: boolean; language: Language },
+  options: { withCode: boolean; external: boolean; language: Language; browserHash: string | null },
 ): Promise<UserWithRoles> {
   await assertAcceptablePassword(input.password);
   if (await deps.users.findByEmail(input.email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409);
@@ -112,7 +115,10 @@ export async function register(
         trx,
       );
       // Held for this request, which sends it before answering (no worker takes it first).
-      return queueVerification(deps, trx, { id, email: input.email, first_name: input.firstName.trim(), language }, options.withCode, { heldForRequest: true });
+      return queueVerification(deps, trx, { id, email: input.email, first_name: input.firstName.trim(), language }, options.withCode, {
+        heldForRequest: true,
+        browserHash: options.browserHash,
+      });
     });
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same answer.
@@ -164,9 +170,17 @@ export async function verifyCode(deps: RegistrationDeps, email: string, code: st
 
 /**
  * `/users/validate/{token}`: the link from the mail verifies the address. A token that matches nothing
- * (made up, or cut short by a mail client) is an invalid link, whatever its shape (issue 20 item 8).
+ * (made up, or cut short by a mail client) is an invalid link, whatever its shape (issue 20 item 8). Opened
+ * in the browser that asked for the mail (its key, `browserKey`, is the one the verification keeps), it also
+ * signs the account in, as the code does (issue 48 item 5); anywhere else it only verifies
+ * (./verification-browser.ts says why).
  */
-export async function verifyLink(deps: RegistrationDeps, token: string): Promise<{ verified: true }> {
+export async function verifyLink(
+  deps: RegistrationDeps,
+  token: string,
+  browserKey: string | null,
+  client: SessionClient,
+): Promise<{ verified: true; access_token?: string }> {
   const pending = await deps.verifications.forLink(digest(token));
   if (!pending) throw new AppError('VERIFICATION_LINK_INVALID', 400);
   if (pending.used_at !== null) throw new AppError('ALREADY_VERIFIED', 409);
@@ -175,17 +189,20 @@ export async function verifyLink(deps: RegistrationDeps, token: string): Promise
     throw new AppError('ALREADY_VERIFIED', 409);
   }
   deps.users.changed(pending.user_id);
-  return { verified: true };
+  const user = isBrowserOf(pending, browserKey) ? await deps.users.findById(pending.user_id) : undefined;
+  if (!user) return { verified: true };
+  const session = await deps.sessions.start(user, { method: 'link', remember: false, client });
+  return { verified: true, access_token: session.access_token };
 }
 
 /**
  * Resend: the same answer for every address (no account enumeration). An unverified account gets a new
  * code and link; a verified one is told so by mail and pointed to sign-in; an unknown address gets nothing.
  */
-export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean): Promise<{ sent: true }> {
+export async function resendVerification(deps: RegistrationDeps, email: string, withCode: boolean, browserHash: string): Promise<{ sent: true }> {
   await deps.throttle.hit(`resend:${email}`, RESEND);
   // The same job for every address, looked up after the answer, so a registered address takes no longer.
-  await deps.jobs.add({ kind: VERIFICATION_RESEND_JOB, payload: { email, withCode } });
+  await deps.jobs.add({ kind: VERIFICATION_RESEND_JOB, payload: { email, withCode, browserHash } });
   return { sent: true };
 }
 
@@ -195,14 +212,14 @@ export async function resendVerification(deps: RegistrationDeps, email: string, 
  * cannot flood a mailbox the throttle protects. A new code and link replace the pending ones and their
  * mail is queued with the timeline's entry, in one transaction.
  */
-export async function resendVerificationFor(deps: RegistrationDeps, actorId: string, userId: string): Promise<{ sent: true }> {
+export async function resendVerificationFor(deps: RegistrationDeps, staff: StaffActor, userId: string): Promise<{ sent: true }> {
   const user = await deps.users.findById(userId);
   if (!user) throw new AppError('USER_NOT_FOUND', 404);
   if (user.email_verified_at !== null) throw new AppError('USER_ALREADY_VERIFIED', 409);
   await deps.throttle.hit(`resend:${user.email}`, RESEND);
   await deps.db.transaction().execute(async (trx) => {
     await queueVerification(deps, trx, user, true);
-    await recordActivity(trx, { userId, actorId, kind: 'verification.resent', at: deps.clock.now() });
+    await recordActivity(trx, { userId, staff, kind: 'verification.resent', at: deps.clock.now() });
   });
   deps.jobs.nudge();
   return { sent: true };
@@ -211,13 +228,14 @@ export async function resendVerificationFor(deps: RegistrationDeps, actorId: str
 /** The job behind a resend: a new code and link for an unverified account, a pointer to sign-in for a verified one. */
 export function verificationResendJob(deps: RegistrationDeps): JobHandler {
   return async (payload, context) => {
-    const { email, withCode } = z.object({ email: z.string(), withCode: z.boolean() }).parse(payload);
+    // `browserHash` is absent from the jobs queued before issue 48: their links only verify.
+    const { email, withCode, browserHash } = z.object({ email: z.string(), withCode: z.boolean(), browserHash: z.string().nullish() }).parse(payload);
     const user = await deps.users.findByEmail(email);
     if (!user) return;
     const language = user.language as Language;
     await deps.db.transaction().execute(async (trx) => {
       if (user.email_verified_at === null) {
-        await queueVerification(deps, trx, user, withCode);
+        await queueVerification(deps, trx, user, withCode, { browserHash: browserHash ?? null });
       } else {
         const mail = renderMail('alreadyVerified', language, { name: user.first_name ?? user.email, link: appLink(deps.appUrl, language, '/login') });
         await queueMail(trx, deps.clock.now(), user.email, mail);

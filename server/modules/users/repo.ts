@@ -4,7 +4,6 @@ import type { Role } from '../../../contract/users.js';
 import type { Db, Dialect } from '../../db/index.js';
 import type { Database, NewUser, UserRow } from '../../db/schema.js';
 import { recordActivity } from '../activity/index.js';
-import { SIGNED_UP_JOB } from '../analytics/index.js';
 import { enqueue } from '../jobs/index.js';
 
 export interface UserWithRoles extends UserRow {
@@ -77,6 +76,9 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
 
 /** Told after a change to an account's row, roles or links has committed (what instances keep of it is forgotten). */
 export type AccountChanged = (userId: string) => void;
+
+/** The job a new account queues in the transaction that creates it; the analytics module counts the sign-up. */
+export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**

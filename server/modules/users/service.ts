@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { permissionsOf } from '../../../contract/permissions.js';
 import type { Me } from '../../../contract/users.js';
 import type { Clock } from '../../clock.js';
 import { hashPassword } from './passwords.js';
@@ -30,11 +31,15 @@ export interface MeDeps {
  * (server/plugins/authentication.ts): only `GET /users/me` and the enrolment routes answer a staff
  * member who must still enrol, so every other answer that returns the user is false by construction.
  */
-export async function meOf(deps: MeDeps, user: UserWithRoles, options: { twoFactorEnrolmentRequired?: boolean } = {}): Promise<Me> {
-  return toMe(user, await deps.billingFacts(user.id, deps.clock.now()), options.twoFactorEnrolmentRequired ?? false);
+export async function meOf(
+  deps: MeDeps,
+  user: UserWithRoles,
+  options: { twoFactorEnrolmentRequired?: boolean; readOnlyView?: Me['readOnlyView'] } = {},
+): Promise<Me> {
+  return toMe(user, await deps.billingFacts(user.id, deps.clock.now()), options.twoFactorEnrolmentRequired ?? false, options.readOnlyView ?? null);
 }
 
-function toMe(user: UserWithRoles, billing: MeBilling, twoFactorEnrolmentRequired: boolean): Me {
+function toMe(user: UserWithRoles, billing: MeBilling, twoFactorEnrolmentRequired: boolean, readOnlyView: Me['readOnlyView']): Me {
   return {
     id: user.id,
     email: user.email,
@@ -55,6 +60,9 @@ function toMe(user: UserWithRoles, billing: MeBilling, twoFactorEnrolmentRequire
     facebookConnected: user.facebook_links > 0,
     twoFactorEnabled: user.two_factor_enabled === 1,
     twoFactorEnrolmentRequired,
+    // Issue 47: from the roles the guard read with the user, no query of its own; a view acts as no staff.
+    permissions: readOnlyView ? [] : permissionsOf(user.roles),
+    readOnlyView,
   };
 }
 

@@ -6,7 +6,10 @@ import { recordActivity } from '../activity/index.js';
 export class VerificationsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async replace(row: { userId: string; codeHash: string; linkHash: string; expiresAt: string; createdAt: string }, within?: Transaction<Database>) {
+  async replace(
+    row: { userId: string; codeHash: string; linkHash: string; browserHash: string | null; expiresAt: string; createdAt: string },
+    within?: Transaction<Database>,
+  ) {
     const write = async (trx: Transaction<Database>) => {
       await trx.deleteFrom('email_verifications').where('user_id', '=', row.userId).execute();
       await trx
@@ -19,6 +22,7 @@ export class VerificationsRepo {
           expires_at: row.expiresAt,
           used_at: null,
           created_at: row.createdAt,
+          browser_hash: row.browserHash,
         })
         .execute();
     };

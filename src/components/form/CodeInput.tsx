@@ -56,10 +56,12 @@ export function CodeInput(props: {
       <Box id="code-label" component="span" sx={{ display: 'block', mb: 1 }}>
         {t('pages.confirm.code')}
       </Box>
-      <Box sx={{ display: 'flex', gap: 1 }}>
+      {/* Six columns that shrink with the card (issue 48 item 7: at a fixed width each, they ran past it on a phone). */}
+      <Box sx={{ display: 'grid', gridTemplateColumns: `repeat(${CODE_LENGTH}, minmax(0, 3.5rem))`, gap: { xs: 0.75, sm: 1 } }}>
         {digits.map((digit, index) => (
           <OutlinedInput
             key={index}
+            sx={{ minWidth: 0, '& input': { px: 0, textAlign: 'center' } }}
             inputRef={(element: HTMLInputElement | null) => {
               boxes.current[index] = element;
             }}
@@ -78,7 +80,6 @@ export function CodeInput(props: {
               autoComplete: index === 0 ? 'one-time-code' : 'off',
               maxLength: 1,
               'aria-label': t('pages.confirm.digit', { position: index + 1, count: CODE_LENGTH }),
-              style: { textAlign: 'center', width: '2ch' },
             }}
           />
         ))}

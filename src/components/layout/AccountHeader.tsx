@@ -17,13 +17,13 @@ import { useId, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../contract/users.js';
-import { ADMIN_HOME_PATH, ADMIN_LOGIN_PATH, isAdminPath, LOGIN_PATH, PROFILE_PATH } from '../../routing/guard.js';
+import { ADMIN_LOGIN_PATH, isAdminPath, LOGIN_PATH, PROFILE_PATH } from '../../routing/guard.js';
 import { LOCALES, splitLocale } from '../../routing/locale.js';
 import { USER_MENU } from '../../routing/menu.js';
 import { LanguageSwitch } from '../LanguageSwitch.js';
 import { useLocale } from '../LocaleScope.js';
 import { MenuButton } from './Sider.js';
-import { useCanOpenAdminArea, useReachable } from './SideMenu.js';
+import { useAdminLanding, useReachable } from './SideMenu.js';
 
 /** Top bar of the signed-in area: menu toggle, view switch (admins), language, account menu. */
 export function AccountHeader() {
@@ -35,7 +35,9 @@ export function AccountHeader() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const adminArea = isAdminPath(splitLocale(location.pathname).path);
-  const canOpenAdminArea = useCanOpenAdminArea();
+  // Issue 47: each staff role's admin area starts on the first screen it may see.
+  const adminLanding = useAdminLanding();
+  const canOpenAdminArea = adminLanding !== null;
   const userMenu = useReachable(USER_MENU);
   const { language, switchTo } = useLocale();
   // Issue 20 item 10: on a phone the view switch, the language and the email do not fit one row; they
@@ -63,7 +65,7 @@ export function AccountHeader() {
             value={adminArea ? 'admin' : 'user'}
             aria-label={t('header.viewMode')}
             onChange={(_, mode: 'user' | 'admin' | null) => {
-              if (mode) void navigate(localize(mode === 'admin' ? ADMIN_HOME_PATH : PROFILE_PATH));
+              if (mode) void navigate(localize(mode === 'admin' && adminLanding ? adminLanding : PROFILE_PATH));
             }}
           >
             <ToggleButton value="user">{t('header.viewUser')}</ToggleButton>
@@ -90,7 +92,7 @@ export function AccountHeader() {
                   <MenuItem key="view-user" selected={!adminArea} component={RouterLink} to={localize(PROFILE_PATH)} onClick={close}>
                     {t('header.viewUser')}
                   </MenuItem>,
-                  <MenuItem key="view-admin" selected={adminArea} component={RouterLink} to={localize(ADMIN_HOME_PATH)} onClick={close}>
+                  <MenuItem key="view-admin" selected={adminArea} component={RouterLink} to={localize(adminLanding ?? PROFILE_PATH)} onClick={close}>
                     {t('header.viewAdmin')}
                   </MenuItem>,
                   <Divider key="view-divider" />,

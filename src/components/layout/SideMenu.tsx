@@ -3,21 +3,28 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
-import { CanAccess, useCan, useGetIdentity } from '@refinedev/core';
+import { CanAccess, useGetIdentity } from '@refinedev/core';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../contract/users.js';
-import { ADMIN_HOME_PATH, isAdminPath, reachableWhileEnrolling } from '../../routing/guard.js';
+import { isAdminPath, reachableWhileEnrolling } from '../../routing/guard.js';
 import { splitLocale } from '../../routing/locale.js';
-import { ADMIN_MENU, USER_MENU, type MenuEntry } from '../../routing/menu.js';
+import { ADMIN_MENU, firstAdminPath, USER_MENU, type MenuEntry } from '../../routing/menu.js';
 import { useLocale } from '../LocaleScope.js';
 
-/** Whether the access control provider lets the user into the admin area (its home screen's resource). */
+/**
+ * The admin screen the user lands on in the admin area (issue 47: the first their permissions open, ./menu.ts),
+ * or null when they may see none (a customer, a read-only view) or must set up a second factor first.
+ */
+export function useAdminLanding(): string | null {
+  const { data } = useGetIdentity<Me>();
+  const landing = firstAdminPath(data?.permissions ?? []);
+  return data?.twoFactorEnrolmentRequired === true ? null : landing;
+}
+
+/** Whether the user may go into the admin area: there is a screen of it their permissions open. */
 export function useCanOpenAdminArea(): boolean {
-  const home = ADMIN_MENU.find((entry) => entry.path === ADMIN_HOME_PATH);
-  const { data } = useCan({ resource: home?.resource ?? 'users', action: 'list' });
-  const enrolling = useEnrolmentRequired();
-  return data?.can === true && !enrolling;
+  return useAdminLanding() !== null;
 }
 
 /**
@@ -36,7 +43,7 @@ export function useReachable(entries: readonly MenuEntry[]): MenuEntry[] {
 }
 
 /**
- * The side menu: the user menu on account pages; for admins in the admin area, the admin menu with the
+ * The side menu: the user menu on account pages; for staff in the admin area, the admin menu with the
  * store analytics group. Which one shows follows the area the view switch moved to; each entry shows
  * when the access control provider lets the user see its resource.
  */

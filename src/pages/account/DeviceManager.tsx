@@ -17,6 +17,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatDateTime } from '../../format/index.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/device-manager` (spec sections 2 and 9): the computers holding the user's seats, with their
@@ -25,12 +26,13 @@ import { formatDateTime } from '../../format/index.js';
  * (an activation in the desktop application, another tab) through the live provider (resource `seats`).
  */
 export default function DeviceManagerPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language } = useLocale();
   const { result: seats, query } = useOne<SeatsResponse, DataError>({ resource: 'seats', id: 'me' });
   const { mutate: remove, mutation } = useDelete<Seat, DataError>();
   const [releasing, setReleasing] = useState<Seat | null>(null);
-  const busy = mutation.isPending;
+  const busy = readOnly || mutation.isPending;
 
   // Refine refetches the seats after the release, also after a failure: a seat released elsewhere in the meantime leaves the list.
   const release = (seat: Seat) =>

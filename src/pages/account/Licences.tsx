@@ -23,6 +23,7 @@ import { formatLongDate, formatPrice } from '../../format/index.js';
 import { useRecordDownload } from '../../licensing/useRecordDownload.js';
 import type { LicenceReturn } from '../../billing/types.js';
 import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * Spec section 9: a bought licence can be returned for a full refund within 14 days. The server says until
@@ -41,6 +42,7 @@ export function returnableNow(licence: Pick<PerpetualLicence, 'returnableUntil' 
  * `licences`, `seats`, `subscription`).
  */
 export default function LicencesPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const licenceList = useList<PerpetualLicence, DataError>({ resource: 'licences', pagination: { mode: 'off' } });
@@ -50,7 +52,7 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
   const [returning, setReturning] = useState<PerpetualLicence | null>(null);
   const recordDownload = useRecordDownload();
   const openInvoice = useOpenInvoice();
-  const busy = returningNow.isPending;
+  const busy = readOnly || returningNow.isPending;
 
   const date = (iso: string | null | undefined) => (iso ? formatLongDate(iso, language) : '');
   const nameOf = (licence: PerpetualLicence) => licence.productName ?? (licence.release ? t('pages.licences.releaseName', { release: licence.release }) : t('app.title'));

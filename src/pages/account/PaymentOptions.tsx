@@ -13,6 +13,7 @@ import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/payment-options` (spec section 2): how the subscription is paid, and a new card or PayPal
@@ -21,6 +22,7 @@ import { paths } from '../../routing/paths.js';
  * `payment-method`), with no timed refresh.
  */
 export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const { open: notify } = useNotification();
@@ -94,7 +96,7 @@ export default function PaymentOptionsPage({ titleKey }: { titleKey: string }) {
             {t('pages.prices.updateCardText')}
             {` ${t(subscription.status === 'past_due' ? 'pages.prices.updateCardPastDue' : 'pages.prices.updateCardFree')}`}
           </Typography>
-          <Button variant="contained" aria-describedby="update-card-title" onClick={() => void update()}>
+          <Button variant="contained" aria-describedby="update-card-title" disabled={readOnly} onClick={() => void update()}>
             {t('pages.prices.updateCard')}
           </Button>
         </>

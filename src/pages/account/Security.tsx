@@ -15,6 +15,7 @@ import { EnrolmentNotice } from './security/EnrolmentNotice.js';
 import { PasskeysSection } from './security/Passkeys.js';
 import { proofFor } from './security/proof.js';
 import { SessionsSection } from './security/Sessions.js';
+import { SupportViews } from './security/SupportViews.js';
 import './security/texts.js';
 import { TwoStepSection } from './security/TwoStep.js';
 
@@ -55,9 +56,14 @@ export default function SecurityPage({ titleKey }: PageProps) {
           and that refusal sends the tab to this page: asked for here meanwhile, it remounted the page, setup and
           all, again and again. */}
       {me && !me.twoFactorEnrolmentRequired && (
-        <Section title={t('security:sessions.title')}>
-          <SessionsSection />
-        </Section>
+        <>
+          <Section title={t('security:sessions.title')}>
+            <SessionsSection />
+          </Section>
+          <Section title={t('pages.security.views.title')}>
+            <SupportViews />
+          </Section>
+        </>
       )}
     </PageCard>
   );

@@ -20,6 +20,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
 import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 const DAY_MS = 86_400_000;
 
@@ -53,12 +54,14 @@ type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' 
  * a notification. The page follows changes made elsewhere through the live provider (`subscription`).
  */
 export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const { open: notify } = useNotification();
   const { result: subscription, query } = useOne<Subscription, DataError>({ resource: 'subscription', id: 'me' });
   // Asked at once, beside the subscription, not after it (it was a waterfall: the page showed its content
-  // only after both round trips); without a subscription the server answers 404, which is no news here.
+  // only after both round trips); without a subscription the server answers null (issue 48 item 10: a 404
+  // here was logged in the console). A payment provider that does not answer leaves the page without it.
   const { result: method } = useOne<PaymentMethod, DataError>({
     resource: 'payment-method',
     id: 'me',
@@ -72,7 +75,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const [pending, setPending] = useState<Pending>(null);
   const [choice, setChoice] = useState<CancelChoice>('period');
   const planSwitch = usePlanSwitch(subscription?.status === 'trialing', () => void query.refetch());
-  const busy = mutation.isPending || planSwitch.busy;
+  const busy = readOnly || mutation.isPending || planSwitch.busy;
 
   // A failure on the way here (the PayPal return's approval) is told on arrival.
   const arrival = (useLocation().state as { messageKey?: string } | null)?.messageKey;

@@ -24,6 +24,8 @@ import { SessionsSection } from './user/SessionsSection.js';
 import { SubscriptionSection } from './user/SubscriptionSection.js';
 import { Timeline } from './user/Timeline.js';
 import { useUserActions } from './user/useUserActions.js';
+import { RolesDialog } from './users/RolesDialog.js';
+import { useStaffPowers } from './users/useStaffPowers.js';
 import './adminTexts.js';
 import { paths } from '../../routing/paths.js';
 
@@ -48,7 +50,12 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   const { data: me } = useGetIdentity<Me>();
   const [confirming, setConfirming] = useState<UserAction | null>(null);
   const { run, busy } = useUserActions(detail.user);
-  const key = confirming && `adminUser:actions.${textKeyOf(confirming)}`;
+  // Issue 47: each action shows only to staff who may take it (support: no money, roles or deletions).
+  const allowed = useStaffPowers();
+  // The staff roles are chosen in a dialog of their own, which is their confirmation.
+  const choosingRoles = confirming?.kind === 'setRoles';
+  const asked = choosingRoles ? null : confirming;
+  const key = asked && `adminUser:actions.${textKeyOf(asked)}`;
   const values = confirming ? textValues(confirming, detail.user.email) : {};
   // A cancellation's date in the reader's format.
   if (confirming?.kind === 'cancel' && !confirming.refund && confirming.endsAt) values.date = formatLongDate(confirming.endsAt, language);
@@ -61,25 +68,32 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
-          <ProfileSection detail={detail} selfId={me?.id} onAction={setConfirming} />
-          <SubscriptionSection detail={detail} onAction={setConfirming} />
-          <PaymentsSection detail={detail} />
+          <ProfileSection detail={detail} selfId={me?.id} onAction={setConfirming} allowed={allowed} />
+          <SubscriptionSection detail={detail} onAction={setConfirming} allowed={allowed} />
+          <PaymentsSection detail={detail} allowed={allowed} />
           <LicencesSection detail={detail} />
-          <DevicesSection detail={detail} onAction={setConfirming} />
+          <DevicesSection detail={detail} onAction={setConfirming} allowed={allowed} />
           <CouponsSection detail={detail} />
-          <SessionsSection detail={detail} onAction={setConfirming} />
+          <SessionsSection detail={detail} onAction={setConfirming} allowed={allowed} />
         </Box>
         <Timeline userId={detail.user.id} />
       </Box>
+      <RolesDialog
+        user={choosingRoles ? detail.user : null}
+        selfId={me?.id}
+        busy={busy}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(roles) => run({ kind: 'setRoles', roles }, () => setConfirming(null))}
+      />
       <ConfirmDialog
-        open={confirming !== null}
+        open={asked !== null}
         title={key ? t(`${key}.title`, values) : ''}
         confirmLabel={key ? t(`${key}.confirm`, values) : ''}
         cancelLabel={t('adminUser:actions.keep')}
-        destructive={confirming !== null && !(confirming.kind === 'roles' && confirming.roles.includes('admin')) && confirming.kind !== 'resendVerification'}
+        destructive={asked !== null && !(asked.kind === 'roles' && asked.roles.includes('admin')) && asked.kind !== 'resendVerification' && asked.kind !== 'viewAs'}
         busy={busy}
         onCancel={() => setConfirming(null)}
-        onConfirm={() => confirming && run(confirming, () => setConfirming(null))}
+        onConfirm={() => asked && run(asked, () => setConfirming(null))}
       >
         {key ? t(`${key}.text`, values) : ''}
       </ConfirmDialog>

@@ -20,6 +20,7 @@ import { UserActions, type Confirmation } from './users/UserActions.js';
 import { UserCards } from './users/UserCards.js';
 import { UserHistoryDialog } from './users/UserHistoryDialog.js';
 import { UsersToolbar } from './users/UsersToolbar.js';
+import { useStaffPowers } from './users/useStaffPowers.js';
 import { exportQueryOf, useUsersGrid } from './users/useUsersGrid.js';
 import { GRID_BOX_SX, SEARCH_MAX_LENGTH, type FilterName } from './users/view.js';
 import './adminTexts.js';
@@ -49,6 +50,8 @@ export default function UsersPage({ titleKey }: PageProps) {
   // Measured on the first render, so a phone never loads the grid.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const { data: me } = useGetIdentity<Me>();
+  // Issue 47: support opens accounts and their history; roles, deletions, bulk actions and exports are admins'.
+  const allowed = useStaffPowers();
   const userPath = useCallback((user: Pick<AdminUser, 'id'>) => localize(paths.userShow(user.id)), [localize]);
 
   // Selection belongs to the rows on screen: a new page, order, search or filter starts without one.
@@ -84,7 +87,7 @@ export default function UsersPage({ titleKey }: PageProps) {
   const onExport = useCallback(() => void exportCsv(), [exportCsv]);
 
   const noRowsLabel = t(Object.keys(view.filters).length > 0 ? 'pages.users.filters.noMatch' : view.search ? 'pages.users.noMatch' : 'pages.users.empty');
-  const list: UsersListProps = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath };
+  const list: UsersListProps = { noRowsLabel, selection, onSelection: setSelection, selfId: me?.id, onAction, userPath, allowed };
 
   return (
     <PageCard title={t(titleKey)} testId="admin-users" wide>
@@ -102,9 +105,9 @@ export default function UsersPage({ titleKey }: PageProps) {
       {/* The filters, then the list with its actions, each in a commit of its own after the search box
           (Staggered): one commit of all of them was the longest task after a phone's first paint. */}
       <Staggered>
-        <UsersToolbar key="filters" filters={filters} onFilter={onFilter} onClear={onClearFilters} onExport={onExport} exporting={exporting} />
+        <UsersToolbar key="filters" filters={filters} onFilter={onFilter} onClear={onClearFilters} onExport={allowed.export ? onExport : null} exporting={exporting} />
         <Fragment key="list">
-          <UserActions selectedIds={selectedIds} onBulkSettled={clearSelection} confirming={confirming} onConfirming={setConfirming} />
+          <UserActions selectedIds={selectedIds} onBulkSettled={clearSelection} confirming={confirming} onConfirming={setConfirming} allowed={allowed} selfId={me?.id} />
           {phone ? (
             <UserCards {...list} rows={gridProps.rows} total={gridProps.rowCount ?? 0} loading={gridProps.loading ?? false} view={view} show={show} />
           ) : (

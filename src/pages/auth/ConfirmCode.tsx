@@ -6,8 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { messageKeyOf } from '../../../providers/index.js';
-import { accountApi, authProvider } from '../../../providers/index.js';
+import { accountApi, authProvider, messageKeyOf } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { CODE_LENGTH, CodeInput } from '../../components/form/CodeInput.js';
 import { TextInput } from '../../components/form/TextInput.js';
@@ -15,7 +14,7 @@ import { useFormFields } from '../../components/form/useFormFields.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { StepLabel } from '../../components/StepLabel.js';
-import { afterConfirmation } from '../../routing/guard.js';
+import { afterConfirmation, arrivalState } from '../../routing/guard.js';
 
 /** `/users/confirm`: the 6-digit code from the verification mail signs the new user in. */
 export default function ConfirmCode() {
@@ -45,7 +44,7 @@ export default function ConfirmCode() {
       setErrorKey(result.error?.message ?? 'DEFAULT');
       return;
     }
-    void navigate(localize(afterConfirmation(sessionStorage)), { replace: true });
+    void navigate(localize(afterConfirmation(sessionStorage)), { replace: true, state: arrivalState('emailVerified') });
   });
 
   const resend = async () => {

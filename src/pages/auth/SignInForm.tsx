@@ -4,7 +4,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
 import type { TwoFactorStep } from '../../../providers/authProvider.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -16,6 +16,7 @@ import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { supportsPasskeyAutofill, supportsPasskeys, whenIdle } from '../../passkeys/support.js';
 import { ADMIN_HOME_PATH, safeReturnPath } from '../../routing/guard.js';
+import { landingOf } from '../../routing/menu.js';
 import { preloadable } from '../../routing/preloadable.js';
 import { accountApi, authProvider } from '../../../providers/index.js';
 import { outcomeOf, useSignIn, type SignInOutcome } from './useSignIn.js';
@@ -70,14 +71,16 @@ export function SignInForm(props: {
   const form = useFormFields<SignInValues>({ email: '', password: '', rememberMe: false }, rules);
   const emailField = useRef<HTMLInputElement | null>(null);
 
-  const signedIn = () => {
-    const fallback = props.returnTo ?? (props.admin ? ADMIN_HOME_PATH : paths.home);
+  const signedIn = async () => {
+    // Issue 47: staff land on the first admin screen their role may see (the users list, or an analyst's figures).
+    const staffLanding = props.admin && props.returnTo === undefined && searchParams.get('to') === null ? landingOf((await authProvider.getIdentity())?.permissions) : ADMIN_HOME_PATH;
+    const fallback = props.returnTo ?? (props.admin ? staffLanding : paths.home);
     void navigate(localize(safeReturnPath(searchParams.get('to'), fallback)), { replace: true });
   };
 
   const settle = (outcome: SignInOutcome | null) => {
     if (outcome === null) return;
-    if (outcome.signedIn) signedIn();
+    if (outcome.signedIn) void signedIn();
     else if ('twoFactor' in outcome) setStep(outcome.twoFactor);
     else setErrorKey(outcome.messageKey);
   };
@@ -126,7 +129,10 @@ export function SignInForm(props: {
     if (!outcome?.signedIn) autofill.current?.resume();
   };
 
-  /** Spec section 4: an unverified account is offered a new verification email, then the code entry. */
+  /**
+   * Spec section 4: an unverified account is offered a new verification email, then the code entry; and the
+   * code entry at once, for the code the first mail brought (issue 48 item 6).
+   */
   const resendVerification = async () => {
     const email = form.values.email.trim();
     await accountApi.resendVerification(email).catch(() => null);
@@ -150,15 +156,20 @@ export function SignInForm(props: {
     <PageCard title={props.title}>
       {step !== null ? (
         <Suspense fallback={<FullPageSpinner minHeight={200} />}>
-          <TwoFactorForm step={step} onSignedIn={signedIn} onRestart={restart} />
+          <TwoFactorForm step={step} onSignedIn={() => void signedIn()} onRestart={restart} />
         </Suspense>
       ) : (
         <>
           <ErrorAlert messageKey={errorKey} />
           {errorKey === 'USER_NOT_VERIFIED' && (
-            <Button variant="outlined" sx={{ mb: 2 }} onClick={() => void resendVerification()}>
-              {t('pages.login.resendVerification')}
-            </Button>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+              <Button variant="contained" component={RouterLink} to={localize(paths.confirmCode(form.values.email.trim()))}>
+                {t('pages.login.enterCode')}
+              </Button>
+              <Button variant="outlined" onClick={() => void resendVerification()}>
+                {t('pages.login.resendVerification')}
+              </Button>
+            </Box>
           )}
           <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
             <TextInput

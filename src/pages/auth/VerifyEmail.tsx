@@ -6,28 +6,33 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { isValidEmail } from '../../../contract/email.js';
-import { messageKeyOf } from '../../../providers/index.js';
-import { accountApi } from '../../../providers/index.js';
+import { accountApi, authProvider, messageKeyOf } from '../../../providers/index.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { afterConfirmation, arrivalState } from '../../routing/guard.js';
 import { paths } from '../../routing/paths.js';
 
 /** A link that can no longer verify (made up, cut short, or too old): the page offers a new one. */
 const RESENDABLE = new Set(['VERIFICATION_LINK_INVALID', 'VERIFICATION_CODE_EXPIRED']);
 
-/** `/users/validate/{token}`: the link from the verification mail (spec section 2). */
+/**
+ * `/users/validate/{token}`: the link from the verification mail (spec section 2). Opened in the browser
+ * that registered (or asked for the mail), it signs in and ends where the code ends: choose-plan or the
+ * checkout chosen first, saying the address is verified (issue 48 item 5). Anywhere else it verifies, and
+ * the registration's success page asks to sign in.
+ */
 export default function VerifyEmail() {
   const { t } = useTranslation();
   const { localize } = useLocale();
   const { token = '' } = useParams();
-  const [outcome, setOutcome] = useState<'pending' | 'verified' | string>('pending');
+  const [outcome, setOutcome] = useState<'pending' | 'verified' | 'signedIn' | string>('pending');
 
   useEffect(() => {
     let cancelled = false;
-    accountApi.verifyEmailLink(token).then(
-      () => !cancelled && setOutcome('verified'),
+    authProvider.verifyEmailLink(token).then(
+      ({ signedIn }) => !cancelled && setOutcome(signedIn ? 'signedIn' : 'verified'),
       (error: unknown) => !cancelled && setOutcome(messageKeyOf(error)),
     );
     return () => {
@@ -36,6 +41,7 @@ export default function VerifyEmail() {
   }, [token]);
 
   if (outcome === 'pending') return <FullPageSpinner />;
+  if (outcome === 'signedIn') return <Navigate to={localize(afterConfirmation(sessionStorage))} replace state={arrivalState('emailVerified')} />;
   if (outcome === 'verified') return <Navigate to={localize(paths.registrationSuccess)} replace />;
   const signIn = outcome === 'ALREADY_VERIFIED';
   return (

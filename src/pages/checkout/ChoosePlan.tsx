@@ -12,12 +12,15 @@ import { Link as RouterLink } from 'react-router';
 import type { PerpetualLicence, Plan, PlanOffer } from '../../../contract/billing.js';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { discountText } from '../../billing/catalogueText.js';
 import { usePlanSwitch } from '../../billing/usePlanSwitch.js';
+import { DownloadShapelab } from '../../components/DownloadShapelab.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
 import { paths } from '../../routing/paths.js';
+import { useReadOnly } from '../../data/readOnlyView.js';
 
 /**
  * `/account/subscription/choose-plan` (spec sections 2 and 4): monthly, yearly (two months free) and the
@@ -27,6 +30,7 @@ import { paths } from '../../routing/paths.js';
  * the switch to it, confirmed against the server's preview of the charge.
  */
 export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language, localize } = useLocale();
   const title = t(titleKey);
@@ -94,7 +98,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 {plan.offer && !live && (
                   <Alert severity="success" icon={false} sx={{ mt: 1 }} data-testid="plan-offer">
                     <Box component="strong" sx={{ display: 'block' }}>
-                      {plan.offer.description}
+                      {discountText(plan.offer.i18n, language)}
                     </Box>
                     {offerText(plan, plan.offer)}
                   </Alert>
@@ -114,7 +118,7 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                 ) : live ? (
                   // A cancelled plan is continued on the subscription page before it can be switched.
                   live.scheduledChange?.action !== 'cancel' && (
-                    <Button variant="contained" disabled={planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
+                    <Button variant="contained" disabled={readOnly || planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
                       {t(`pages.prices.switchTo.${plan.interval}`)}
                     </Button>
                   )
@@ -127,8 +131,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             </Card>
           );
         })}
-        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')}>
-          <CardContent>
+        <Card variant="outlined" component="article" aria-label={t('pages.choosePlan.free')} sx={{ display: 'flex', flexDirection: 'column' }}>
+          <CardContent sx={{ flex: 1 }}>
             <Typography variant="h5" component="h2">
               {t('pages.choosePlan.free')}
             </Typography>
@@ -141,6 +145,15 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
             <Typography color="text.secondary">{t('pages.choosePlan.freeDescription')}</Typography>
             {!live && <Chip label={t('pages.choosePlan.current')} sx={{ mt: 2 }} />}
           </CardContent>
+          {/* Issue 48 item 5: staying on the free plan is a choice too: go on, or download the app first. */}
+          {!live && (
+            <CardActions sx={{ flexDirection: 'column', alignItems: 'flex-start', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
+              <DownloadShapelab />
+              <Button component={RouterLink} to={localize(paths.home)}>
+                {t('pages.choosePlan.continueFree')}
+              </Button>
+            </CardActions>
+          )}
         </Card>
       </Box>
       <Alert severity="info" sx={{ mt: 3, maxWidth: 1000 }}>

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Discount } from '../../../contract/billing.js';
 import type { DataError } from '../../../providers/dataProvider.js';
-import { catalogueText } from '../../billing/catalogueText.js';
+import { catalogueText, discountText } from '../../billing/catalogueText.js';
 import type { PerpetualProduct } from '../../billing/types.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -24,6 +24,7 @@ import { paths } from '../../routing/paths.js';
  */
 function UpgradeChip({ priceId }: { priceId: string }) {
   const { t } = useTranslation();
+  const { language } = useLocale();
   const { result } = useCustom<Discount, DataError>({
     url: `/perpetual/get-discount-by-price-id?priceId=${encodeURIComponent(priceId)}&eligibleForDiscount=true`,
     method: 'get',
@@ -33,7 +34,7 @@ function UpgradeChip({ priceId }: { priceId: string }) {
     <Chip
       color="success"
       size="small"
-      label={result.data?.description ?? t('pages.perpetualProducts.upgrade')}
+      label={result.data ? discountText(result.data.i18n, language) : t('pages.perpetualProducts.upgrade')}
       sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
       data-testid="upgrade-discount"
     />

@@ -1,6 +1,6 @@
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { useLocale } from '../../components/LocaleScope.js';
-import { CHOOSE_PLAN_PATH, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
+import { arrivalNoticeOf, arrivalState, CHOOSE_PLAN_PATH, STORED_CHECKOUT_KEY } from '../../routing/guard.js';
 import type { StoredCheckout } from '../auth/ExternalCheckout.js';
 import { paths } from '../../routing/paths.js';
 
@@ -24,8 +24,11 @@ function readStored(): StoredCheckout | null {
  */
 export default function SubPaymentPage() {
   const { localize } = useLocale();
+  // What the navigation here says on arrival (a verified address, src/routing/guard.ts) goes on with it.
+  const notice = arrivalNoticeOf(useLocation().state);
+  const state = notice ? arrivalState(notice) : null;
   const stored = readStored();
   sessionStorage.removeItem(STORED_CHECKOUT_KEY);
-  if (!stored) return <Navigate to={localize(CHOOSE_PLAN_PATH)} replace />;
-  return <Navigate to={localize(paths.checkoutNew(stored.type, stored.priceId, stored.search))} replace />;
+  if (!stored) return <Navigate to={localize(CHOOSE_PLAN_PATH)} replace state={state} />;
+  return <Navigate to={localize(paths.checkoutNew(stored.type, stored.priceId, stored.search))} replace state={state} />;
 }

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { goToProvider, type SocialProvider } from '../../../components/social.js';
 import type { SocialNotice } from '../SocialAccount.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 const PROVIDER_NAMES: Record<SocialProvider, string> = { google: 'Google', facebook: 'Facebook' };
 
@@ -28,6 +29,7 @@ export function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user:
   const [confirming, setConfirming] = useState<SocialProvider | null>(null);
   const [pending, setPending] = useState(false);
   const { mutate: unlink } = useCustomMutation<Me, DataError>();
+  const readOnly = useReadOnly();
 
   useEffect(() => {
     if (!notice) return;
@@ -79,11 +81,11 @@ export function ConnectedAccounts({ user, onSaved }: { user: Me; onSaved: (user:
                 {t(connected ? 'pages.profile.isConnected' : 'pages.profile.notConnected')}
               </Typography>
               {connected ? (
-                <Button variant="outlined" color="error" disabled={pending} onClick={() => setConfirming(provider)}>
+                <Button variant="outlined" color="error" disabled={pending || readOnly} onClick={() => setConfirming(provider)}>
                   {t('pages.profile.disconnect', { provider: PROVIDER_NAMES[provider] })}
                 </Button>
               ) : (
-                <Button variant="outlined" disabled={pending} onClick={() => void connect(provider)}>
+                <Button variant="outlined" disabled={pending || readOnly} onClick={() => void connect(provider)}>
                   {t('pages.profile.connect', { provider: PROVIDER_NAMES[provider] })}
                 </Button>
               )}

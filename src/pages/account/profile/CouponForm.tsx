@@ -14,6 +14,7 @@ import { messageKeyOf } from '../../../../providers/errors.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatLongDate } from '../../../format/index.js';
 import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** What a redeemed coupon gave, in words. */
 function grantText(t: TFunction, grant: Grant, language: string): string {
@@ -37,6 +38,7 @@ export function CouponForm() {
   const { t } = useTranslation();
   const { language } = useLocale();
   const { mutateAsync: redeem } = useCustomMutation<{ grant: Grant }, DataError>();
+  const readOnly = useReadOnly();
   const {
     register,
     handleSubmit,
@@ -72,7 +74,7 @@ export function CouponForm() {
       )}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
         <TextField id="profile-coupon" label={t('pages.profile.couponCode')} {...register('code')} autoComplete="off" sx={{ flex: 1 }} />
-        <Button type="submit" variant="outlined" size="large" disabled={isSubmitting || watch('code').trim() === ''} sx={{ mt: 0.5 }}>
+        <Button type="submit" variant="outlined" size="large" disabled={isSubmitting || readOnly || watch('code').trim() === ''} sx={{ mt: 0.5 }}>
           {t('pages.profile.couponSave')}
         </Button>
       </Box>

@@ -16,6 +16,7 @@ import { useCountryOptions } from '../../../components/countries.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 import { Staggered } from '../../../components/Staggered.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** Server answers that belong to one field are shown under it. */
 const FIELD_OF_ERROR: Record<string, keyof ProfileFormValues> = { PHONE_NUMBER_INVALID: 'phone', REGION_NOT_FOUND: 'country' };
@@ -115,10 +116,11 @@ export function DetailsForm({ initial, onSaved, onShown }: { initial: Me | undef
 const EmailField = memo(function EmailField({ email, hasPassword, onChanged }: { email: string; hasPassword: boolean; onChanged: (user: Me) => void }) {
   const { t } = useTranslation();
   const [changingEmail, setChangingEmail] = useState(false);
+  const readOnly = useReadOnly();
   return (
     <Box sx={{ display: 'grid', gap: 1 }}>
       <TextField id="profile-email" label={t('pages.profile.email')} value={email} slotProps={{ input: { readOnly: true } }} helperText={t('pages.profile.emailHelp')} />
-      <Button variant="outlined" onClick={() => setChangingEmail(true)} sx={{ justifySelf: 'start' }}>
+      <Button variant="outlined" disabled={readOnly} onClick={() => setChangingEmail(true)} sx={{ justifySelf: 'start' }}>
         {t('pages.profile.changeEmail.open')}
       </Button>
       {changingEmail && (
@@ -151,6 +153,7 @@ interface DetailsFieldsProps {
 const DetailsFields = memo(function DetailsFields({ control, register, country, countries, showAllCountries, saving, onShown }: DetailsFieldsProps) {
   const { t } = useTranslation();
   const { errors } = useFormState({ control });
+  const readOnly = useReadOnly();
   const message = (field: keyof ProfileFormValues) => fieldErrorText(t, errors, field);
   return (
     <Staggered onShown={onShown}>
@@ -214,7 +217,7 @@ const DetailsFields = memo(function DetailsFields({ control, register, country, 
           <option value="de">{t('languages.de')}</option>
         </TextField>
         <Box>
-          <Button type="submit" variant="contained" disabled={saving}>
+          <Button type="submit" variant="contained" disabled={saving || readOnly}>
             {t('pages.profile.save')}
           </Button>
         </Box>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /**
  * Subscribe or unsubscribe at once: the switch moves right away and moves back if the server refuses
@@ -14,6 +15,7 @@ import type { DataError } from '../../../../providers/dataProvider.js';
 export function NewsletterSwitch({ user, onSaved }: { user: Me; onSaved: (user: Me) => void }) {
   const { t } = useTranslation();
   const { mutate } = useUpdate<Me, DataError>();
+  const readOnly = useReadOnly();
   const [checked, setChecked] = useState(user.newsletter);
   const [changed, setChanged] = useState(false);
   const toggle = (newsletter: boolean) => {
@@ -33,7 +35,7 @@ export function NewsletterSwitch({ user, onSaved }: { user: Me; onSaved: (user: 
   return (
     <>
       <FormControlLabel
-        control={<Switch checked={checked} onChange={(event) => toggle(event.target.checked)} />}
+        control={<Switch checked={checked} disabled={readOnly} onChange={(event) => toggle(event.target.checked)} />}
         label={t('pages.profile.newsletterLabel')}
       />
       {changed && (

@@ -13,6 +13,7 @@ import { errorText, messageKeyOf } from '../../../../providers/errors.js';
 import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
 import { isCommonPassword, PasswordStrengthHint, usePasswordStrength } from '../../../components/form/PasswordStrengthHint.js';
 import { useChangePassword } from '../../../data/useCurrentUser.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /**
  * Change (or set) the password, validated by the contract's password rules: the current one is checked
@@ -82,6 +83,7 @@ interface PasswordFieldsProps {
 const PasswordFields = memo(function PasswordFields({ control, register, hasPassword, onCurrentLeft }: PasswordFieldsProps) {
   const { t } = useTranslation();
   const { errors, isSubmitting } = useFormState({ control });
+  const readOnly = useReadOnly();
   const message = (field: keyof PasswordFormValues) => fieldErrorText(t, errors, field);
   const strength = usePasswordStrength(useWatch({ control, name: 'newPassword' }));
   return (
@@ -121,7 +123,7 @@ const PasswordFields = memo(function PasswordFields({ control, register, hasPass
         helperText={message('confirmPassword')}
       />
       <Box>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
+        <Button type="submit" variant="contained" disabled={isSubmitting || readOnly}>
           {t(hasPassword ? 'pages.profile.changePassword' : 'pages.profile.setPassword')}
         </Button>
       </Box>

@@ -20,6 +20,7 @@ import { useLocale } from '../../../components/LocaleScope.js';
 import { useOnDemandRead } from '../../../data/useApiAction.js';
 import { paths } from '../../../routing/paths.js';
 import { fieldErrorText, serverError } from '../../../components/form/fieldErrorText.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** `GET /users/me/export` saved as a file (issue 17; GDPR article 20: the user takes their data with them). */
 export function DownloadMyData() {
@@ -72,6 +73,7 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
     formState: { isValid, isSubmitting, errors },
   } = useForm<DeleteAccountFormValues>({ resolver, mode: 'onChange', defaultValues: { typed: '', password: '' } });
   const { mutateAsync: deleteAccount } = useCustomMutation<Record<string, never>, DataError>();
+  const readOnly = useReadOnly();
 
   const submit = handleSubmit(async ({ password }) => {
     try {
@@ -95,7 +97,7 @@ export function DeleteMyAccount({ hasPassword }: { hasPassword: boolean }) {
       <Alert severity="warning" sx={{ mb: 2 }}>
         {t('pages.profile.data.deleteWarning')}
       </Alert>
-      <Button variant="outlined" color="error" onClick={() => setOpen(true)}>
+      <Button variant="outlined" color="error" disabled={readOnly} onClick={() => setOpen(true)}>
         {t('pages.profile.data.delete')}
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby="delete-account-title" fullWidth maxWidth="sm">

@@ -22,6 +22,7 @@ import { deviceOf } from './deviceName.js';
 import { PasskeyNameDialog, ReauthDialog } from './lazyParts.js';
 import type { Proof } from './proof.js';
 import './texts.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 type WebAuthnJson = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ type WebAuthnJson = Record<string, unknown>;
  * `onChanged` reads the second factor's state and the user again after a passkey came or went.
  */
 export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged: () => Promise<void> }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language } = useLocale();
   const { open: notify } = useNotification();
@@ -126,10 +128,10 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
                   <TableCell>{when(passkey.createdAt)}</TableCell>
                   <TableCell>{when(passkey.lastUsedAt)}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    <Button size="small" onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
+                    <Button size="small" disabled={readOnly} onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
                       {t('security:passkeys.rename')}
                     </Button>
-                    <Button size="small" color="error" onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
+                    <Button size="small" color="error" disabled={readOnly} onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
                       {t('security:passkeys.remove')}
                     </Button>
                   </TableCell>
@@ -140,7 +142,7 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
         </Box>
       )}
       {supported ? (
-        <Button variant="contained" onClick={() => setAdding(true)}>
+        <Button variant="contained" disabled={readOnly} onClick={() => setAdding(true)}>
           {t('security:passkeys.add')}
         </Button>
       ) : (

@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime } from '../../../format/index.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
 
@@ -25,6 +26,7 @@ type Pending = { kind: 'one'; session: SessionView } | { kind: 'others' };
  * the server from its next request, so that browser lands on the sign-in page.
  */
 export function SessionsSection() {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { language } = useLocale();
   const { result, query } = useList<SessionView, DataError>({ resource: 'sessions', pagination: { mode: 'off' } });
@@ -32,7 +34,7 @@ export function SessionsSection() {
   const [pending, setPending] = useState<Pending | null>(null);
   const { mutate: endOne, mutation: endingOne } = useDelete<SessionView, DataError>();
   const { mutate: endOthers, mutation: endingOthers } = useCustomMutation<{ ended: number }, DataError>();
-  const busy = endingOne.isPending || endingOthers.isPending;
+  const busy = readOnly || endingOne.isPending || endingOthers.isPending;
 
   // Also after a failure the list is read again: a session may have ended elsewhere in the meantime.
   const settled = { onSettled: () => setPending(null) };
@@ -79,7 +81,8 @@ export function SessionsSection() {
               {sessions.map((session) => (
                 <TableRow key={session.id} data-testid={session.current ? 'session-current' : 'session-other'}>
                   <TableCell>
-                    {name(session).browser}{' '}
+                    {/* Issue 47: support's read-only view of the account, not a sign-in of the owner's. */}
+                    {session.supportView ? <Chip size="small" color="warning" label={t('pages.security.supportView')} /> : name(session).browser}{' '}
                     {session.current && <Chip size="small" color="primary" label={t('pages.security.thisDevice')} sx={{ ml: 1 }} />}
                   </TableCell>
                   <TableCell>{name(session).system}</TableCell>

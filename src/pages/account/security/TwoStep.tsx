@@ -13,6 +13,7 @@ import { RecoveryCodes } from './RecoveryCodes.js';
 import type { Proof } from './proof.js';
 import { ReauthDialog, TotpSetup } from './lazyParts.js';
 import './texts.js';
+import { useReadOnly } from '../../../data/readOnlyView.js';
 
 /** Fewer recovery codes than this left: the section says to make new ones. */
 const FEW_CODES = 3;
@@ -25,6 +26,7 @@ type Asking = 'turnOff' | 'newCodes';
  * reauthentication dialog). `onChanged` reads the state and the user again after a change.
  */
 export function TwoStepSection({ status, email, proof, onChanged }: { status: TwoFactorStatus; email: string; proof: Proof; onChanged: () => Promise<void> }) {
+  const readOnly = useReadOnly();
   const { t } = useTranslation();
   const { open: notify } = useNotification();
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
@@ -96,17 +98,17 @@ export function TwoStepSection({ status, email, proof, onChanged }: { status: Tw
       ) : (
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
           {!status.totp && (
-            <Button variant="contained" disabled={starting.isPending} onClick={() => void startSetup()}>
+            <Button variant="contained" disabled={readOnly || starting.isPending} onClick={() => void startSetup()}>
               {t('security:twoStep.setUp')}
             </Button>
           )}
           {on && (
-            <Button variant="outlined" onClick={() => setAsking('newCodes')}>
+            <Button variant="outlined" disabled={readOnly} onClick={() => setAsking('newCodes')}>
               {t('security:twoStep.newCodes')}
             </Button>
           )}
           {status.totp && (
-            <Button variant="outlined" color="error" onClick={() => setAsking('turnOff')}>
+            <Button variant="outlined" color="error" disabled={readOnly} onClick={() => setAsking('turnOff')}>
               {t('security:twoStep.turnOff')}
             </Button>
           )}

@@ -7,6 +7,7 @@ import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDate, formatDateTime } from '../../../format/index.js';
 import type { UserAction } from './actions.js';
 import { Empty, Item, Items, Section } from './Section.js';
+import type { StaffPowers } from '../users/useStaffPowers.js';
 
 /** The perpetual licences the user holds or held (a returned one names its end). */
 export function LicencesSection({ detail }: { detail: AdminUserDetail }) {
@@ -39,7 +40,7 @@ export function LicencesSection({ detail }: { detail: AdminUserDetail }) {
 }
 
 /** The computers using the user's seats, and releasing one (its seat frees, its token dies). */
-export function DevicesSection({ detail, onAction }: { detail: AdminUserDetail; onAction: (action: UserAction) => void }) {
+export function DevicesSection({ detail, onAction, allowed }: { detail: AdminUserDetail; onAction: (action: UserAction) => void; allowed: StaffPowers }) {
   const { t } = useTranslation();
   const { language } = useLocale();
   const { seats, limit } = detail.devices;
@@ -67,15 +68,17 @@ export function DevicesSection({ detail, onAction }: { detail: AdminUserDetail; 
                     })}
                   </Typography>
                 </Box>
-                <Button
-                  size="small"
-                  color="error"
-                  variant="outlined"
-                  aria-label={t('pages.deviceManager.releaseLabel', { name: seat.name })}
-                  onClick={() => onAction({ kind: 'release', deviceId: seat.id, name: seat.name, computerId: seat.computerId })}
-                >
-                  {t('pages.deviceManager.release')}
-                </Button>
+                {allowed.releaseDevices && (
+                  <Button
+                    size="small"
+                    color="error"
+                    variant="outlined"
+                    aria-label={t('pages.deviceManager.releaseLabel', { name: seat.name })}
+                    onClick={() => onAction({ kind: 'release', deviceId: seat.id, name: seat.name, computerId: seat.computerId })}
+                  >
+                    {t('pages.deviceManager.release')}
+                  </Button>
+                )}
               </Box>
             </Item>
           ))}

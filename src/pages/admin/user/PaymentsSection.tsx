@@ -7,6 +7,7 @@ import { useOpenInvoice } from '../../../data/useApiAction.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime, formatPrice } from '../../../format/index.js';
 import { Empty, Item, Items, Section } from './Section.js';
+import type { StaffPowers } from '../users/useStaffPowers.js';
 
 type Payment = AdminUserDetail['transactions'][number];
 
@@ -14,7 +15,7 @@ type Payment = AdminUserDetail['transactions'][number];
 const INVOICED = new Set(['completed', 'billed', 'paid', 'past_due']);
 
 /** The user's payments, newest first: amount, state, the portal's refund of it, and its invoice. */
-export function PaymentsSection({ detail }: { detail: AdminUserDetail }) {
+export function PaymentsSection({ detail, allowed }: { detail: AdminUserDetail; allowed: StaffPowers }) {
   const { t } = useTranslation();
   const { language } = useLocale();
   const openInvoice = useOpenInvoice();
@@ -41,7 +42,7 @@ export function PaymentsSection({ detail }: { detail: AdminUserDetail }) {
                     {` · ${payment.id}`}
                   </Typography>
                 </Box>
-                {INVOICED.has(payment.status) && payment.total.amount > 0 && (
+                {allowed.invoice && INVOICED.has(payment.status) && payment.total.amount > 0 && (
                   <Button
                     size="small"
                     aria-label={t('adminUser:payments.invoiceOf', { id: payment.id })}

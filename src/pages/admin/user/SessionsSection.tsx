@@ -4,11 +4,12 @@ import { useTranslation } from 'react-i18next';
 import type { AdminUserDetail } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime } from '../../../format/index.js';
+import type { StaffPowers } from '../users/useStaffPowers.js';
 import type { UserAction } from './actions.js';
 import { Empty, Item, Items, Section } from './Section.js';
 
 /** Where the user is signed in now, and ending all of it (their next request is refused). */
-export function SessionsSection({ detail, onAction }: { detail: AdminUserDetail; onAction: (action: UserAction) => void }) {
+export function SessionsSection({ detail, onAction, allowed }: { detail: AdminUserDetail; onAction: (action: UserAction) => void; allowed: StaffPowers }) {
   const { t } = useTranslation();
   const { language } = useLocale();
   const { sessions } = detail;
@@ -17,7 +18,8 @@ export function SessionsSection({ detail, onAction }: { detail: AdminUserDetail;
       title={t('adminUser:sessions.title', { count: sessions.length })}
       testId="user-sessions"
       actions={
-        sessions.length > 0 && (
+        sessions.length > 0 &&
+        allowed.endSessions && (
           <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'endSessions', count: sessions.length })}>
             {t('adminUser:actions.endSessions.button')}
           </Button>

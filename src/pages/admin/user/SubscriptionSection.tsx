@@ -4,6 +4,7 @@ import type { Subscription } from '../../../../contract/subscription.js';
 import type { AdminUserDetail } from '../../../../contract/users.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime, formatPrice } from '../../../format/index.js';
+import type { StaffPowers } from '../users/useStaffPowers.js';
 import type { UserAction } from './actions.js';
 import { Empty, Facts, Section } from './Section.js';
 
@@ -17,7 +18,7 @@ function stateOf(subscription: Subscription): string {
  * The subscription with its state and next charge, and the customer's two ways out offered to support:
  * cancel at the period's end, or (within the refund window the server reports) cancel now with a refund.
  */
-export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDetail; onAction: (action: UserAction) => void }) {
+export function SubscriptionSection({ detail, onAction, allowed }: { detail: AdminUserDetail; onAction: (action: UserAction) => void; allowed: StaffPowers }) {
   const { t } = useTranslation();
   const { language } = useLocale();
   const { subscription } = detail;
@@ -40,12 +41,12 @@ export function SubscriptionSection({ detail, onAction }: { detail: AdminUserDet
       actions={
         live && (
           <>
-            {state !== 'cancelling' && (
+            {allowed.cancel && state !== 'cancelling' && (
               <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: false, endsAt })}>
                 {t('adminUser:actions.cancel.button')}
               </Button>
             )}
-            {refund && (
+            {allowed.refund && refund && (
               <Button variant="outlined" size="small" color="error" onClick={() => onAction({ kind: 'cancel', refund: true, amount: refund })}>
                 {t('adminUser:actions.refund.button', { amount: refund })}
               </Button>

@@ -12,10 +12,13 @@ export type UserAction =
   | { kind: 'resetTwoFactor' }
   | { kind: 'cancel'; refund: false; endsAt: string | null }
   | { kind: 'cancel'; refund: true; amount: string }
-  | { kind: 'release'; deviceId: string; name: string; computerId: string };
+  | { kind: 'release'; deviceId: string; name: string; computerId: string }
+  // Issue 47: the staff roles, set in their own dialog; a read-only view of the account in a tab of its own.
+  | { kind: 'setRoles'; roles: Role[] }
+  | { kind: 'viewAs' };
 
 /** The API call of each action (a path under /api, as the data provider takes it). */
-export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'roles' }>): { url: string; method: 'post' | 'delete'; values: object } {
+export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'roles' | 'setRoles' }>): { url: string; method: 'post' | 'delete'; values: object } {
   const user = `/users/${encodeURIComponent(userId)}`;
   switch (action.kind) {
     case 'endSessions':
@@ -28,6 +31,8 @@ export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'r
       return { url: `${user}/subscription/cancel`, method: 'post', values: { refund: action.refund } };
     case 'release':
       return { url: `${user}/devices/${encodeURIComponent(action.deviceId)}/release`, method: 'post', values: {} };
+    case 'viewAs':
+      return { url: `${user}/view-as`, method: 'post', values: {} };
   }
 }
 
@@ -35,5 +40,6 @@ export function requestOf(userId: string, action: Exclude<UserAction, { kind: 'r
 export function textKeyOf(action: UserAction): string {
   if (action.kind === 'cancel') return action.refund ? 'refund' : 'cancel';
   if (action.kind === 'roles') return action.roles.includes('admin') ? 'promote' : 'demote';
+  if (action.kind === 'setRoles') return 'roles';
   return action.kind;
 }

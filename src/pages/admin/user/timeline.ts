@@ -93,5 +93,8 @@ export function describeEntry(t: TFunction, entry: ActivityEntry, language: stri
       return t(`${K}.passkeyRemoved`, { name: text(d.name) ?? '' });
     case 'two_factor.reset':
       return t('pages.users.audit.twoFactorReset');
+    case 'account.viewed':
+      // Issue 47: a staff member (the entry's actor) saw the account as its owner does, read-only.
+      return text(d.until) ? t('pages.users.audit.viewedUntil', { date: formatDateTime(String(d.until), language) }) : t('pages.users.audit.viewed');
   }
 }

@@ -1,9 +1,13 @@
 import { useCustomMutation, useInvalidate, useUpdate, type HttpError } from '@refinedev/core';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ViewAsResponse } from '../../../../contract/admin-actions.js';
 import type { AdminUser } from '../../../../contract/users.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { errorText } from '../../../../providers/errors.js';
+import { useLocale } from '../../../components/LocaleScope.js';
+import { SESSION_QUERY_KEYS } from '../../../routing/guard.js';
+import { paths } from '../../../routing/paths.js';
 import { requestOf, textKeyOf, type UserAction } from './actions.js';
 
 /** The timeline's Refine resource: the activity path under the user (the data provider's REST rule). */
@@ -16,6 +20,7 @@ export const activityResource = (userId: string) => `users/${encodeURIComponent(
  */
 export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
   const { t } = useTranslation();
+  const { localize } = useLocale();
   const invalidate = useInvalidate();
   const { mutate: call, mutation: calling } = useCustomMutation<object, DataError>();
   const { mutate: update, mutation: updating } = useUpdate<AdminUser, HttpError, { roles: AdminUser['roles'] }>();
@@ -34,14 +39,32 @@ export function useUserActions(user: Pick<AdminUser, 'id' | 'email'>) {
         refresh();
         onDone();
       };
-      if (action.kind === 'roles') {
+      if (action.kind === 'roles' || action.kind === 'setRoles') {
         update({ resource: 'users', id: user.id, values: { roles: action.roles }, successNotification, errorNotification }, { onSettled });
+        return;
+      }
+      if (action.kind === 'viewAs') {
+        // Issue 47: the view opens in a tab of its own, opened in this click (one opened once the answer is in
+        // would be a pop-up the browser blocks), with the view's token in its address (src/main.tsx takes it).
+        const tab = window.open('', '_blank');
+        call(
+          { ...requestOf(user.id, action), successNotification, errorNotification },
+          {
+            onSuccess: ({ data }) => {
+              if (!tab) return;
+              tab.opener = null;
+              tab.location.href = `${localize(paths.home)}?${SESSION_QUERY_KEYS.view}=${encodeURIComponent((data as ViewAsResponse).access_token)}`;
+            },
+            onError: () => tab?.close(),
+            onSettled,
+          },
+        );
         return;
       }
       const { url, method, values } = requestOf(user.id, action);
       call({ url, method, values, successNotification, errorNotification }, { onSettled });
     },
-    [call, refresh, t, update, user.email, user.id],
+    [call, localize, refresh, t, update, user.email, user.id],
   );
 
   return { run, busy: calling.isPending || updating.isPending };

@@ -3,12 +3,26 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { BulkUserAction } from '../../../../contract/users.js';
+import type { StaffPowers } from './useStaffPowers.js';
 
-/** The bulk actions shown while rows are selected (issue 21): how many, and what can be done to them. */
-export function BulkActions({ count, onAction, busy }: { count: number; onAction: (action: BulkUserAction) => void; busy: boolean }) {
+/**
+ * The bulk actions shown while rows are selected (issue 21): how many, and what can be done to them (issue 47:
+ * each only when the staff member may take it one by one too).
+ */
+export function BulkActions({
+  count,
+  onAction,
+  busy,
+  allowed,
+}: {
+  count: number;
+  onAction: (action: BulkUserAction) => void;
+  busy: boolean;
+  allowed: Pick<StaffPowers, 'bulk' | 'roles' | 'delete'>;
+}) {
   const { t } = useTranslation();
-  if (count === 0) return null;
-  const actions: BulkUserAction[] = ['grant-admin', 'revoke-admin', 'delete'];
+  if (count === 0 || !allowed.bulk) return null;
+  const actions: BulkUserAction[] = [...(allowed.roles ? (['grant-admin', 'revoke-admin'] as const) : []), ...(allowed.delete ? (['delete'] as const) : [])];
   return (
     <Box
       role="toolbar"

@@ -6,11 +6,13 @@ import type { DataError } from '../../../../providers/dataProvider.js';
 import { errorText } from '../../../../providers/errors.js';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
 import { BulkActions } from './BulkActions.js';
+import { RolesDialog } from './RolesDialog.js';
 import type { UserAction } from './rowActions.js';
+import type { StaffPowers } from './useStaffPowers.js';
 
 /** A row's change waiting for the admin's confirmation. */
 export type Confirmation = { action: Exclude<UserAction, 'history'>; user: AdminUser };
-type Done = 'promoted' | 'demoted' | 'deleted';
+type Done = 'promoted' | 'demoted' | 'rolesChanged' | 'deleted';
 
 /** The row as it looks with `roles` (the admin column follows the roles). */
 function withRoles(user: AdminUser, roles: Role[]): AdminUser {
@@ -25,6 +27,10 @@ export interface UserActionsProps {
   /** A row's change the list asked for, to be confirmed. */
   confirming: Confirmation | null;
   onConfirming: (confirming: Confirmation | null) => void;
+  /** Issue 47: which bulk actions the staff member may take. */
+  allowed: StaffPowers;
+  /** The signed-in admin (their own admin role is not offered for removal). */
+  selfId: string | undefined;
 }
 
 /**
@@ -37,7 +43,7 @@ export interface UserActionsProps {
  * at 4x CPU (bench:profile); the page's alone is 39 to 44 ms, and these render as a piece of their own. It
  * is drawn again only when the selection or the confirmation changes, not with every answer of the list.
  */
-export const UserActions = memo(function UserActions({ selectedIds, onBulkSettled, confirming, onConfirming }: UserActionsProps) {
+export const UserActions = memo(function UserActions({ selectedIds, onBulkSettled, confirming, onConfirming, allowed, selfId }: UserActionsProps) {
   const { t } = useTranslation();
   const [bulk, setBulk] = useState<BulkUserAction | null>(null);
   const { mutate: runBulk, mutation: bulkMutation } = useCustomMutation<BulkUsersResponse, DataError>();
@@ -45,11 +51,11 @@ export const UserActions = memo(function UserActions({ selectedIds, onBulkSettle
   const { mutate: update } = useUpdate<AdminUser, HttpError, { roles: Role[] }>();
   const { mutate: remove } = useDelete<AdminUser>();
 
-  const done = (key: Done, email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
+  const notice = (key: Done, email: string) => ({ type: 'success' as const, message: t(`pages.users.done.${key}`, { email }) });
   // The server's reason (the data provider's translated messageKey), after the optimistic change is rolled back.
   const refused = (error?: HttpError) => ({ type: 'error' as const, message: errorText(t, error) });
 
-  function changeRoles(user: AdminUser, roles: Role[]) {
+  function changeRoles(user: AdminUser, roles: Role[], done: Done = roles.includes('admin') ? 'promoted' : 'demoted') {
     update({
       resource: 'users',
       id: user.id,
@@ -61,21 +67,22 @@ export const UserActions = memo(function UserActions({ selectedIds, onBulkSettle
         many: false,
         detail: false,
       },
-      successNotification: () => done(roles.includes('admin') ? 'promoted' : 'demoted', user.email),
+      successNotification: () => notice(done, user.email),
       errorNotification: refused,
     });
   }
 
   function deleteUser(user: AdminUser) {
-    remove({ resource: 'users', id: user.id, mutationMode: 'optimistic', successNotification: () => done('deleted', user.email), errorNotification: refused });
+    remove({ resource: 'users', id: user.id, mutationMode: 'optimistic', successNotification: () => notice('deleted', user.email), errorNotification: refused });
   }
 
   function runConfirmed() {
-    if (!confirming) return;
+    if (!confirming || confirming.action === 'roles') return;
     const { action, user } = confirming;
     onConfirming(null);
     if (action === 'delete') deleteUser(user);
-    else changeRoles(user, action === 'promote' ? ['user', 'admin'] : ['user']);
+    // The admin role alone is granted or taken; the account's other roles (support, analyst) stay.
+    else changeRoles(user, action === 'promote' ? [...user.roles, 'admin'] : user.roles.filter((role) => role !== 'admin'));
   }
 
   function runBulkConfirmed() {
@@ -107,21 +114,33 @@ export const UserActions = memo(function UserActions({ selectedIds, onBulkSettle
     );
   }
 
-  const confirmTexts = confirming && {
-    title: t(`pages.users.confirm.${confirming.action}.title`, { email: confirming.user.email }),
-    text: t(`pages.users.confirm.${confirming.action}.text`, { email: confirming.user.email }),
-    confirm: t(`pages.users.confirm.${confirming.action}.confirm`),
+  const roles = confirming?.action === 'roles' ? confirming : null;
+  const asked = confirming?.action === 'roles' ? null : confirming;
+  const confirmTexts = asked && {
+    title: t(`pages.users.confirm.${asked.action}.title`, { email: asked.user.email }),
+    text: t(`pages.users.confirm.${asked.action}.text`, { email: asked.user.email }),
+    confirm: t(`pages.users.confirm.${asked.action}.confirm`),
   };
 
   return (
     <>
-      <BulkActions count={selectedIds.length} busy={bulkMutation.isPending} onAction={setBulk} />
+      <BulkActions count={selectedIds.length} busy={bulkMutation.isPending} onAction={setBulk} allowed={allowed} />
+      <RolesDialog
+        user={roles?.user ?? null}
+        selfId={selfId}
+        onCancel={() => onConfirming(null)}
+        onConfirm={(chosen) => {
+          if (!roles) return;
+          onConfirming(null);
+          changeRoles(roles.user, chosen, 'rolesChanged');
+        }}
+      />
       <ConfirmDialog
-        open={confirming !== null}
+        open={asked !== null}
         title={confirmTexts?.title ?? ''}
         confirmLabel={confirmTexts?.confirm ?? ''}
         cancelLabel={t('pages.users.cancel')}
-        destructive={confirming?.action !== 'promote'}
+        destructive={asked?.action !== 'promote'}
         onCancel={() => onConfirming(null)}
         onConfirm={runConfirmed}
       >

@@ -23,6 +23,7 @@ import { useLocale } from '../../../components/LocaleScope.js';
 import { Staggered } from '../../../components/Staggered.js';
 import { formatDate, formatName } from '../../../format/index.js';
 import type { UsersListProps } from './listProps.js';
+import { STAFF_ROLES } from '../../../../contract/roles.js';
 import { rowActionsOf } from './rowActions.js';
 import { isSortField, PAGE_SIZES, type UsersView } from './view.js';
 
@@ -43,7 +44,7 @@ export interface UserCardsProps extends UsersListProps {
  * DataGrid's code, the largest part of the screen's on a wider screen. Drawn again only when one of its
  * props changes, not each time the page's other state does.
  */
-export const UserCards = memo(function UserCards({ rows, total, loading, view, show, noRowsLabel, selection, onSelection, selfId, onAction, userPath }: UserCardsProps) {
+export const UserCards = memo(function UserCards({ rows, total, loading, view, show, noRowsLabel, selection, onSelection, selfId, onAction, userPath, allowed }: UserCardsProps) {
   const { t } = useTranslation();
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: AdminUser } | null>(null);
   const openMenu = useCallback((anchor: HTMLElement, user: AdminUser) => setMenu({ anchor, user }), []);
@@ -62,7 +63,7 @@ export const UserCards = memo(function UserCards({ rows, total, loading, view, s
   );
   const onPage = rows.filter((user) => selection.ids.has(user.id)).length;
   const card = (user: AdminUser) => (
-    <UserCard key={user.id} user={user} selected={selection.ids.has(user.id)} onSelect={select} onMenu={openMenu} userPath={userPath} />
+    <UserCard key={user.id} user={user} selected={selection.ids.has(user.id)} onSelect={allowed.bulk ? select : null} onMenu={openMenu} userPath={userPath} />
   );
 
   return (
@@ -119,7 +120,7 @@ export const UserCards = memo(function UserCards({ rows, total, loading, view, s
           sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
         />
       )}
-      {rows.length > 0 && (
+      {rows.length > 0 && allowed.bulk && (
         <FormControlLabel
           label={t('pages.users.cards.selectPage')}
           control={
@@ -143,7 +144,7 @@ export const UserCards = memo(function UserCards({ rows, total, loading, view, s
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         {menu &&
-          rowActionsOf(menu.user, selfId, t).map(({ action, icon, label, disabled }) => (
+          rowActionsOf(menu.user, selfId, t, allowed).map(({ action, icon, label, disabled }) => (
             <MenuItem
               key={action}
               disabled={disabled}
@@ -173,7 +174,8 @@ function partsOf(rows: readonly AdminUser[]): AdminUser[][] {
 interface UserCardProps {
   user: AdminUser;
   selected: boolean;
-  onSelect: (ids: string[], on: boolean) => void;
+  /** Null when the staff member may take no bulk action: there is nothing to select for. */
+  onSelect: ((ids: string[], on: boolean) => void) | null;
   onMenu: (anchor: HTMLElement, user: AdminUser) => void;
   userPath: (user: Pick<AdminUser, 'id'>) => string;
 }
@@ -186,12 +188,14 @@ const UserCard = memo(function UserCard({ user, selected, onSelect, onMenu, user
   return (
     <Card component="li" variant="outlined" data-testid={`user-card-${user.id}`}>
       <CardContent sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1.5, '&:last-child': { pb: 1.5 } }}>
-        <Checkbox
-          checked={selected}
-          onChange={(event) => onSelect([user.id], event.target.checked)}
-          slotProps={{ input: { 'aria-label': t('pages.users.cards.select', { email: user.email }) } }}
-          sx={{ mt: -0.5, ml: -1 }}
-        />
+        {onSelect && (
+          <Checkbox
+            checked={selected}
+            onChange={(event) => onSelect([user.id], event.target.checked)}
+            slotProps={{ input: { 'aria-label': t('pages.users.cards.select', { email: user.email }) } }}
+            sx={{ mt: -0.5, ml: -1 }}
+          />
+        )}
         <Box sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
           <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, lineHeight: 1.4 }}>
             <Link component={RouterLink} to={userPath(user)} underline="hover">
@@ -203,7 +207,8 @@ const UserCard = memo(function UserCard({ user, selected, onSelect, onMenu, user
             {[
               t(`pages.users.plans.${user.plan}`),
               t(user.emailVerified ? 'pages.users.cards.verified' : 'pages.users.cards.unverified'),
-              ...(user.isAdmin ? [t('pages.users.roles.admin')] : []),
+              // Issue 47: a staff account says which staff roles it has.
+              ...STAFF_ROLES.filter((role) => user.roles.includes(role)).map((role) => t(`pages.users.roles.${role}`)),
             ].join(' · ')}
           </Typography>
           <Typography variant="body2" color="text.secondary">

@@ -31,6 +31,8 @@ function describe(t: TFunction, entry: AuditEntry): string {
   if (entry.action === 'purchase.duplicate_undone') return t('pages.users.audit.duplicateUndone');
   if (entry.action === 'purchase.refunded') return t('pages.users.audit.refunded');
   if (entry.action === 'two_factor.reset') return t('pages.users.audit.twoFactorReset');
+  // Issue 47: a staff member saw the account as its owner does, read-only.
+  if (entry.action === 'account.viewed') return t('pages.users.audit.viewed');
   const from = roleNames(t, entry.details.from);
   const to = roleNames(t, entry.details.to);
   return from && to ? t('pages.users.audit.rolesChanged', { from, to }) : t('pages.users.audit.rolesChangedPlain');

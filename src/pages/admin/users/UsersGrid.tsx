@@ -27,10 +27,10 @@ export interface UsersGridProps extends UsersListProps {
  * MUI X's DataGrid, paged and sorted on the server (./useUsersGrid.ts). It is the page's only user of the
  * DataGrid, loaded with this module: a phone never loads it.
  */
-export default function UsersGrid({ gridProps, noRowsLabel, selection, onSelection, selfId, onAction, userPath, onOpen }: UsersGridProps) {
+export default function UsersGrid({ gridProps, noRowsLabel, selection, onSelection, selfId, onAction, userPath, onOpen, allowed }: UsersGridProps) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const columns = useMemo(() => userColumns({ t, language, selfId, onAction, userPath }), [t, language, selfId, onAction, userPath]);
+  const columns = useMemo(() => userColumns({ t, language, selfId, onAction, userPath, allowed }), [t, language, selfId, onAction, userPath, allowed]);
   const localeText = useMemo(
     () => ({
       ...(language === 'de' ? deDE.components.MuiDataGrid.defaultProps.localeText : {}),
@@ -50,7 +50,8 @@ export default function UsersGrid({ gridProps, noRowsLabel, selection, onSelecti
         disableColumnFilter
         columnBufferPx={COLUMN_BUFFER_PX}
         initialState={{ columns: { columnVisibilityModel: HIDDEN_BY_DEFAULT } }}
-        checkboxSelection
+        // Issue 47: rows are selected only for the bulk actions, which only some staff may take.
+        checkboxSelection={allowed.bulk}
         disableRowSelectionOnClick
         rowSelectionModel={selection}
         onRowSelectionModelChange={onSelection}

@@ -22,7 +22,8 @@ export const UsersToolbar = memo(function UsersToolbar({
   filters: UsersFilters;
   onFilter: (name: FilterName, value: string | undefined) => void;
   onClear: () => void;
-  onExport: () => void;
+  /** Null when the staff member may not export the list (issue 47: admins only). */
+  onExport: (() => void) | null;
   exporting: boolean;
 }) {
   const { t } = useTranslation();
@@ -53,9 +54,11 @@ export const UsersToolbar = memo(function UsersToolbar({
         {t('pages.users.filters.clear')}
       </Button>
       <Box sx={{ flexGrow: 1 }} />
-      <Button variant="outlined" startIcon={<Download />} onClick={onExport} disabled={exporting} title={t('pages.users.export.label')}>
-        {t('pages.users.export.button')}
-      </Button>
+      {onExport && (
+        <Button variant="outlined" startIcon={<Download />} onClick={onExport} disabled={exporting} title={t('pages.users.export.label')}>
+          {t('pages.users.export.button')}
+        </Button>
+      )}
     </Box>
   );
 });

@@ -2,9 +2,13 @@ import Link from '@mui/material/Link';
 import { GridActionsCellItem, type GridColDef, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { TFunction } from 'i18next';
 import { Link as RouterLink } from 'react-router';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import { STAFF_ROLES } from '../../../../contract/roles.js';
 import type { AdminUser, UserSortField } from '../../../../contract/users.js';
 import { formatDate, formatDateTime } from '../../../format/index.js';
 import { rowActionsOf, type UserAction } from './rowActions.js';
+import type { StaffPowers } from './useStaffPowers.js';
 
 export interface UserColumnsOptions {
   t: TFunction;
@@ -14,6 +18,8 @@ export interface UserColumnsOptions {
   onAction: (action: UserAction, user: AdminUser) => void;
   /** The address of a user's page (/{locale}/admin/users/{id}). */
   userPath: (user: AdminUser) => string;
+  /** Issue 47: what the signed-in staff member may do to a row. */
+  allowed: StaffPowers;
 }
 
 /**
@@ -35,7 +41,7 @@ export const HIDDEN_BY_DEFAULT: GridColumnVisibilityModel = {
  * sorts on the server by column name. Names and email come first and wide enough to read at 1366 px;
  * the email links to the user's page; the row's actions sit in its menu (the last column).
  */
-export function userColumns({ t, language, selfId, onAction, userPath }: UserColumnsOptions): GridColDef<AdminUser>[] {
+export function userColumns({ t, language, selfId, onAction, userPath, allowed }: UserColumnsOptions): GridColDef<AdminUser>[] {
   const date = (value: string) => formatDate(value, language);
   const dateTime = (value: string) => formatDateTime(value, language);
   const never = t('pages.users.never');
@@ -73,6 +79,21 @@ export function userColumns({ t, language, selfId, onAction, userPath }: UserCol
     flag('emailVerified'),
     flag('isAdmin', 90),
     {
+      // Issue 47: staff accounts are marked with their staff roles (the admin column sorts by one of them).
+      field: 'staffRoles',
+      headerName: t('pages.users.columns.staffRoles'),
+      minWidth: 150,
+      sortable: false,
+      valueGetter: (_value, row) => STAFF_ROLES.filter((role) => row.roles.includes(role)).join(' '),
+      renderCell: ({ row }) => (
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
+          {STAFF_ROLES.filter((role) => row.roles.includes(role)).map((role) => (
+            <Chip key={role} size="small" variant="outlined" color={role === 'admin' ? 'secondary' : 'default'} label={t(`pages.users.roles.${role}`)} />
+          ))}
+        </Stack>
+      ),
+    },
+    {
       field: 'plan',
       headerName: t('pages.users.columns.plan'),
       minWidth: 130,
@@ -91,7 +112,7 @@ export function userColumns({ t, language, selfId, onAction, userPath }: UserCol
       headerName: t('pages.users.columns.manage'),
       width: 90,
       getActions: ({ row }) =>
-        rowActionsOf(row, selfId, t).map(({ action, icon, label, disabled }) => (
+        rowActionsOf(row, selfId, t, allowed).map(({ action, icon, label, disabled }) => (
           <GridActionsCellItem key={action} icon={icon} label={label} aria-label={label} disabled={disabled} showInMenu onClick={() => onAction(action, row)} />
         )),
     },

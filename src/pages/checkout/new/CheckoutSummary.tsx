@@ -3,6 +3,7 @@ import Typography from '@mui/material/Typography';
 import type { CheckoutEventsData } from '@paddle/paddle-js';
 import { useTranslation } from 'react-i18next';
 import type { CheckoutResponse } from '../../../../contract/billing.js';
+import { discountText } from '../../../billing/catalogueText.js';
 import { chargeSchedule, type Charge } from '../../../billing/charges.js';
 import { toMinor } from '../../../billing/money.js';
 import { useLocale } from '../../../components/LocaleScope.js';
@@ -49,7 +50,7 @@ export function CheckoutSummary({
           recurring: { discount: toMinor(recurring.discount), tax: toMinor(recurring.tax), total: toMinor(recurring.total) },
           // The provider's subtotal of a payment is the plan's price before discount and tax.
           regularPrice: toMinor(recurring.subtotal),
-          discount: transaction.discount,
+          discount: transaction.discount && { ...transaction.discount, description: discountText(transaction.discount.i18n, language) },
         })
       : null;
 
@@ -103,7 +104,7 @@ export function CheckoutSummary({
       )}
       {!schedule && transaction?.discount && today && today.discount > 0 && (
         <Typography color="text.secondary" sx={{ mt: 1 }} data-testid="checkout-discount-code">
-          {t('pages.checkout.discountApplied', { name: transaction.discount.description })}{' '}
+          {t('pages.checkout.discountApplied', { name: discountText(transaction.discount.i18n, language) })}{' '}
           <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
             −{money(today.discount)}
           </Box>

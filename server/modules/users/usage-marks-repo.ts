@@ -8,3 +8,8 @@ import type { Database } from '../../db/schema.js';
 export async function markFirstDownload(db: Kysely<Database> | Transaction<Database>, userId: string, at: string): Promise<void> {
   await db.updateTable('users').set({ downloaded_at: at }).where('id', '=', userId).where('downloaded_at', 'is', null).execute();
 }
+
+/** The user's last launch of the desktop application (the admin grid's column), from a heartbeat. */
+export async function markLaunched(db: Kysely<Database> | Transaction<Database>, userId: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_launched_at: at }).where('id', '=', userId).execute();
+}
