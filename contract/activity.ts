@@ -33,6 +33,15 @@ export const ACTIVITY_KINDS = [
   'passkey.removed',
   /** Issue 44: an admin removed every second factor of the account (the actor names them). */
   'two_factor.reset',
+  /** Issue 46: a renewal failed (Paddle retries), was paid after all, or was given up; a pause set or ended. */
+  'payment.failed',
+  'payment.recovered',
+  'payment.lost',
+  'subscription.paused',
+  'subscription.pause_ended',
+  /** Issue 46 item 9: the bank took a payment back (what it bought is revoked), or gave it back. */
+  'purchase.chargeback',
+  'purchase.chargeback_reversed',
   /** Issue 47: a staff member (the actor) opened a read-only view of the account, until `details.until`. */
   'account.viewed',
 ] as const;

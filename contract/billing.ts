@@ -185,6 +185,11 @@ export const checkoutResponseSchema = z.object({
   discount: z.object({ id: z.string(), description: z.string(), i18n: discountTextSchema, ...discountDurationSchema.shape }).nullable(),
   /** The billing period of a plan (what "next" and "then" charges repeat by); null for a perpetual licence. */
   interval: z.enum(['month', 'year']).nullable(),
+  /**
+   * Issue 46 item 1: whether this purchase can be refunded within 14 days: false when the customer has had
+   * the refund of this release (or of the subscription) once already; the page says so before paying.
+   */
+  refundable: z.boolean(),
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
@@ -211,6 +216,8 @@ export const perpetualLicenceSchema = z.object({
   returnableUntil: z.string().nullable(),
   /** What a return refunds: the purchase's payment. */
   paid: moneySchema.nullable(),
+  /** Issue 46 item 1: the 14-day refund of this release was used on an earlier purchase: this one cannot be returned. */
+  refundUsed: z.boolean(),
   /** The newest build of its release per platform that its free updates cover. */
   downloads: z.array(releaseSchema),
 });

@@ -112,6 +112,16 @@ export const MESSAGE_KEYS = [
   'PASSWORD_TOO_COMMON',
   /** Issue 44 item 9: a correctly signed Paddle notification whose data fails the schema (400, not 500). */
   'WEBHOOK_PAYLOAD_INVALID',
+  /** Issue 46 item 1: the customer's 14-day refund of this release (or of the subscription) was given once already. */
+  'REFUND_ALREADY_USED',
+  /** Issue 46 item 7: a trial cannot pause; a pause's resume date before it starts (or over a year on); no pause to resume. */
+  'PAUSE_NOT_IN_TRIAL',
+  'PAUSE_RESUME_DATE_INVALID',
+  'SUBSCRIPTION_NOT_PAUSED',
+  /** Issue 46 item 7: a payment is overdue: the card is updated first (Paddle would forgive it on pausing). */
+  'SUBSCRIPTION_PAST_DUE',
+  /** Issue 46 item 9: a chargeback raised in development for a transaction that is not a completed payment. */
+  'CHARGEBACK_NOT_POSSIBLE',
   /** Issue 47: a write from a staff member's read-only view of a customer's account. */
   'READ_ONLY_VIEW',
   /** Issue 47: "view as this user" of a staff account (their pages hold other people's data). */

@@ -26,6 +26,10 @@ export const overviewSchema = z.object({
       trialEndsAt: z.string().nullable(),
       /** When a cancelled subscription or trial ends (or ended). */
       endsAt: z.string().nullable(),
+      /** Issue 46 item 5: an overdue renewal, with when Paddle tries the card again (as `GET /subscription/user`). */
+      pastDue: subscriptionSchema.shape.pastDue,
+      /** Issue 46 item 7: a scheduled or running pause. */
+      pause: subscriptionSchema.shape.pause,
     })
     .nullable(),
   /** How the subscription is paid (as `GET /subscription/payment-method` says); null without one or before the first payment. */

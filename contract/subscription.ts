@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { catalogueTextSchema } from './billing.js';
+import { CANCEL_REASONS } from './subscription-values.js';
+
+export { CANCEL_REASONS, FINAL_NOTICE_DAYS, PAYMENT_RETRY_DAYS, type CancelReason } from './subscription-values.js';
 
 /** `GET /subscription/user`: the user's latest subscription, or null. */
 export const subscriptionSchema = z.object({
@@ -18,6 +21,29 @@ export const subscriptionSchema = z.object({
    * offered, and how much it refunds (every payment of this subscription); null when it is not.
    */
   refund: z.object({ until: z.string(), amount: z.object({ amount: z.number().int(), currencyCode: z.string() }) }).nullable(),
+  /**
+   * Issue 46 item 1: the customer's one 14-day refund for the subscription has been used (on an earlier
+   * subscription, or by an admin for them): this one cannot be refunded by cancelling, and `refund` is null
+   * (for staff, `refund` still shows the window: an admin may refund on the customer's behalf).
+   */
+  refundUsed: z.boolean(),
+  /**
+   * Issue 46 item 7: Paddle's scheduled pause: from `startsAt` (the end of the period when scheduled, the
+   * moment it paused once running) until `resumesAt`, or until the customer resumes (null). Null without one.
+   */
+  pause: z.object({ startsAt: z.string(), resumesAt: z.string().nullable() }).nullable(),
+  /**
+   * Issue 46 item 5: a renewal Paddle could not charge, while it retries: what is owed, since when, when
+   * Paddle tries the card again (null after the last try) and when the subscription ends if nothing is paid.
+   */
+  pastDue: z
+    .object({
+      amount: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+      since: z.string(),
+      nextRetryAt: z.string().nullable(),
+      endsAt: z.string(),
+    })
+    .nullable(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -98,8 +124,20 @@ export type PlanChangePreview = z.infer<typeof planChangePreviewSchema>;
 /** The provider transaction the checkout opens to take a new payment method for the subscription. */
 export const paymentMethodTransactionSchema = z.object({ transactionId: z.string() });
 
-/** `POST /subscription/cancel`: `refund` ends it now and refunds it, within 14 days of the first payment. */
-export const cancelRequestSchema = z.object({ refund: z.boolean().optional() }).strict().nullish();
+/**
+ * `POST /subscription/cancel`: `refund` ends it now and refunds it, within 14 days of the first payment (once
+ * per customer: REFUND_ALREADY_USED after); `reason` and `comment` say why (issue 46 item 8), both optional.
+ */
+export const cancelRequestSchema = z
+  .object({ refund: z.boolean().optional(), reason: z.enum(CANCEL_REASONS).optional(), comment: z.string().trim().max(500).optional() })
+  .strict()
+  .nullish();
+
+/**
+ * `POST /subscription/pause` (issue 46 item 7, Paddle's scheduled pause): the subscription pauses at the end
+ * of the billing period, until `resumeAt` (after the pause starts, within a year) or until resumed.
+ */
+export const pauseRequestSchema = z.object({ resumeAt: z.iso.datetime({ offset: true }).optional() }).strict().nullish();
 
 export const subscriptionIdParamsSchema = z.object({ subscriptionId: z.string().regex(/^sub_[a-z0-9]{1,40}$/) });
 

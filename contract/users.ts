@@ -120,6 +120,8 @@ export const adminUserSchema = z.object({
   isAdmin: z.boolean(),
   /** Issue 21: the plan filter's value for this user. */
   plan: z.enum(USER_PLANS),
+  /** Issue 46 item 9: a bank took one of the user's payments back (a chargeback not reversed). */
+  chargeback: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -189,5 +191,15 @@ export const adminUserDetailSchema = z.object({
   coupons: z.array(z.object({ code: z.string(), redeemedAt: z.string() })),
   accessPasses: z.array(z.object({ startsAt: z.string(), endsAt: z.string(), code: z.string() })),
   liteKeys: z.array(z.object({ key: z.string(), channel: z.string(), claimedAt: z.string().nullable() })),
+  /** Issue 46 item 9: the payments the user's bank took back, newest first; `reversedAt` when the bank gave one back. */
+  chargebacks: z.array(
+    z.object({
+      transactionId: z.string(),
+      subscriptionId: z.string().nullable(),
+      amount: z.object({ amount: z.number().int(), currencyCode: z.string() }),
+      createdAt: z.string(),
+      reversedAt: z.string().nullable(),
+    }),
+  ),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;

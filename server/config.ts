@@ -144,7 +144,8 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PADDLE_API_KEY: z.string().min(10, 'must be a Paddle API key').optional(),
-  PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }).default('sandbox'),
+  // No default here: it follows NODE_ENV below (spec section 9: the payment environment is production).
+  PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }).optional(),
   PADDLE_CLIENT_TOKEN: z.string().min(10, 'must be a Paddle client-side token').optional(),
   PADDLE_WEBHOOK_SECRET: z.string().min(10, 'must be the webhook destination secret').optional(),
   PADDLE_SANDBOX_DELIVERY: z.enum(['ordered', 'chaotic'], { error: 'must be ordered or chaotic' }).default('ordered'),
@@ -256,7 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       sandbox: paddleSandbox,
       // With the stand-in these are filled in once it listens (server/main.ts).
       apiKey: values.PADDLE_API_KEY ?? '',
-      environment: paddleSandbox ? '' : values.PADDLE_ENVIRONMENT,
+      // Paddle's live environment in production unless told otherwise, its sandbox elsewhere (issue 46 item 4).
+      environment: paddleSandbox ? '' : (values.PADDLE_ENVIRONMENT ?? (production ? 'production' : 'sandbox')),
       clientToken: values.PADDLE_CLIENT_TOKEN ?? '',
       webhookSecret: values.PADDLE_WEBHOOK_SECRET ?? '',
       sandboxDelivery: values.PADDLE_SANDBOX_DELIVERY,

@@ -39,9 +39,10 @@ export const subscriptionDataSchema = z.object({
   created_at: z.string(),
   next_billed_at: z.string().nullish(),
   canceled_at: z.string().nullish(),
+  paused_at: z.string().nullish(),
   billing_cycle: z.object({ interval: z.string(), frequency: z.number() }),
   current_billing_period: period,
-  scheduled_change: z.object({ action: z.string(), effective_at: z.string() }).nullish(),
+  scheduled_change: z.object({ action: z.string(), effective_at: z.string(), resume_at: z.string().nullish() }).nullish(),
   items: z
     .array(z.object({ price: z.object({ id: z.string() }), trial_dates: period }))
     .min(1),
@@ -72,12 +73,32 @@ export const transactionDataSchema = z.object({
       .optional(),
   }),
   items: z.array(z.object({ price: z.object({ id: z.string(), product_id: z.string() }), quantity: z.number() })),
+  /**
+   * The attempts to collect it: a failed renewal's tries (issue 46 item 5) and the card it was captured
+   * on (item 6). Paddle sends them on every transaction event; older payloads may lack them.
+   */
+  payments: z
+    .array(
+      z.object({
+        status: z.string(),
+        created_at: z.string(),
+        method_details: z
+          .object({ type: z.string(), card: z.object({ last4: z.string(), expiry_month: z.number().int(), expiry_year: z.number().int() }).nullish() })
+          .nullish(),
+      }),
+    )
+    .nullish(),
 });
 
-/** The fields of an adjustment event the portal keeps: which payment it refunds, and how far it got. */
+/**
+ * The fields of an adjustment event the portal keeps: which payment it refunds (or a bank takes back, action
+ * `chargeback`), how far it got, and how much (issue 46 item 9; older payloads may lack the totals).
+ */
 export const adjustmentDataSchema = z.object({
   id: z.string(),
   action: z.string(),
   transaction_id: z.string(),
   status: z.string(),
+  created_at: z.string().nullish(),
+  totals: z.object({ total: amount, currency_code: z.string() }).nullish(),
 });

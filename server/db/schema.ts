@@ -284,6 +284,9 @@ export interface SubscriptionsTable {
   last_event_at: Timestamp;
   /** Set when this subscription was bought while another was live: it is being undone. */
   duplicate_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Issue 46 item 7: when Paddle paused it, and when a pause (scheduled or running) ends by itself. */
+  paused_at: ColumnType<string | null, string | null | undefined, string | null>;
+  scheduled_resume_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TransactionsTable {
@@ -305,6 +308,67 @@ export interface TransactionsTable {
   last_event_at: Timestamp;
   /** The state of this payment's refund, when the portal asked for one (see RefundsTable). */
   refund_status: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Issue 46 item 6: the card the payment was captured on (Paddle's method_details), when it was a card. */
+  card_last4: ColumnType<string | null, string | null | undefined, string | null>;
+  card_expiry_month: ColumnType<number | null, number | null | undefined, number | null>;
+  card_expiry_year: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Issue 46 item 1: the customer's one 14-day refund per release and for the subscription (primary key user_id, scope). */
+export interface RefundUsesTable {
+  user_id: string;
+  /** 'subscription' or 'release:<release>'. */
+  scope: string;
+  transaction_id: string;
+  used_by: 'customer' | 'admin' | 'before' | 'chargeback';
+  used_at: Timestamp;
+}
+
+/** Issue 46 item 5: a renewal Paddle could not charge, from its first failure to its end. */
+export interface PaymentRecoveriesTable {
+  transaction_id: string;
+  subscription_id: string;
+  user_id: string | null;
+  amount: ColumnType<number | string, number, number>;
+  currency_code: string;
+  started_at: Timestamp;
+  attempts: number;
+  last_failed_at: Timestamp;
+  first_mail_at: Timestamp | null;
+  final_mail_at: Timestamp | null;
+  outcome: 'open' | 'recovered' | 'lost';
+  ended_at: Timestamp | null;
+}
+
+/** Issue 46 item 6: one warning per customer and card (primary key user_id, card). */
+export interface CardExpiryWarningsTable {
+  user_id: string;
+  card: string;
+  warned_at: Timestamp;
+}
+
+/** Issue 46 item 8: each cancellation, with why. */
+export interface CancellationsTable {
+  id: string;
+  user_id: string;
+  subscription_id: string;
+  reason: string | null;
+  comment: string | null;
+  refund: ColumnType<number | boolean, number, number>;
+  actor_id: string | null;
+  created_at: Timestamp;
+}
+
+/** Issue 46 item 9: Paddle's chargeback adjustments. */
+export interface ChargebacksTable {
+  adjustment_id: string;
+  transaction_id: string;
+  user_id: string | null;
+  subscription_id: string | null;
+  amount: ColumnType<number | string, number, number>;
+  currency_code: string;
+  created_at: Timestamp;
+  reversed_at: Timestamp | null;
 }
 
 export interface CheckoutsTable {
@@ -501,6 +565,11 @@ export interface Database {
   licences: LicencesTable;
   checkouts: CheckoutsTable;
   refunds: RefundsTable;
+  refund_uses: RefundUsesTable;
+  payment_recoveries: PaymentRecoveriesTable;
+  card_expiry_warnings: CardExpiryWarningsTable;
+  cancellations: CancellationsTable;
+  chargebacks: ChargebacksTable;
   access_passes: AccessPassesTable;
   seats: SeatsTable;
   coupons: CouponsTable;

@@ -438,8 +438,25 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/subscription/cancel': {
     operationId: 'cancelSubscription',
     tag: 'Subscription',
-    summary: 'Cancel at the period end, or at once with a refund within the refund window',
-    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+    summary: 'Cancel at the period end, or at once with a refund within the refund window (once per customer), saying why',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_LOCKED', 'REFUND_WINDOW_CLOSED', 'REFUND_ALREADY_USED'], ...PAYMENT_PROVIDER_DOWN },
+  },
+  'POST /api/subscription/pause': {
+    operationId: 'pauseSubscription',
+    tag: 'Subscription',
+    summary: 'Pause at the end of the billing period, until a date or until resumed (not in a trial)',
+    errors: {
+      400: ['PAUSE_RESUME_DATE_INVALID'],
+      404: ['SUBSCRIPTION_NOT_FOUND'],
+      409: ['PAUSE_NOT_IN_TRIAL', 'SUBSCRIPTION_PAST_DUE', 'SUBSCRIPTION_CHANGE_PENDING', 'SUBSCRIPTION_LOCKED'],
+      ...PAYMENT_PROVIDER_DOWN,
+    },
+  },
+  'POST /api/subscription/resume': {
+    operationId: 'resumeSubscription',
+    tag: 'Subscription',
+    summary: 'Withdraw a scheduled pause, or end a running one now (a new billing period starts and is charged)',
+    errors: { 404: ['SUBSCRIPTION_NOT_FOUND'], 409: ['SUBSCRIPTION_NOT_PAUSED', 'SUBSCRIPTION_LOCKED'], ...PAYMENT_PROVIDER_DOWN },
   },
   'POST /api/subscription/continue': {
     operationId: 'continueSubscription',
@@ -491,8 +508,8 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   'POST /api/perpetual/license/:licenceId/return': {
     operationId: 'returnLicence',
     tag: 'Licences',
-    summary: 'Return a licence within 14 days for a refund',
-    errors: { 404: ['LICENCE_NOT_FOUND'], 409: ['REFUND_WINDOW_CLOSED'], ...PAYMENT_PROVIDER_DOWN },
+    summary: 'Return a licence within 14 days for a refund (once per customer and release)',
+    errors: { 404: ['LICENCE_NOT_FOUND'], 409: ['REFUND_WINDOW_CLOSED', 'REFUND_ALREADY_USED'], ...PAYMENT_PROVIDER_DOWN },
   },
   'GET /api/perpetual/seats': { operationId: 'listSeats', tag: 'Licences', summary: "The computers holding the user's seats, and how many seats there are" },
   'DELETE /api/perpetual/seats': {
@@ -536,6 +553,12 @@ export const OPERATIONS: Record<OperationKey, Operation> = {
   // Analytics
   'GET /api/analytics': { operationId: 'getAnalytics', tag: 'Analytics', summary: 'Dashboard figures for a period and filters', errors: { 400: ['ANALYTICS_RANGE_INVALID', 'ANALYTICS_PLAYED_RANGE_INVALID'] } },
   'GET /api/analytics/cohorts': { operationId: 'getSignUpCohorts', tag: 'Analytics', summary: 'Sign-up cohorts and their retention', errors: { 400: ['ANALYTICS_RANGE_INVALID'] } },
+  'GET /api/billing/retention': {
+    operationId: 'getRetention',
+    tag: 'Analytics',
+    summary: 'Per month: failed renewals recovered and lost, and cancellations by the reason given',
+    errors: { 400: ['ANALYTICS_RANGE_INVALID'] },
+  },
   'GET /api/analytics/first-day': { operationId: 'getAnalyticsFirstDay', tag: 'Analytics', summary: 'The first day with data of a channel, and today on the server clock' },
 
   // Devices: the desktop API

@@ -241,12 +241,13 @@ export const sandboxCheckoutRoutes: FastifyPluginAsync<Options> = async (app, op
 
   browserCall(
     '/api/pay',
-    z.object({ transactionId: z.string(), method: z.enum(['card', 'paypal']).optional(), cardNumber: z.string().optional() }),
+    z.object({ transactionId: z.string(), method: z.enum(['card', 'paypal']).optional(), cardNumber: z.string().optional(), expiry: z.string().max(10).optional() }),
     async (body) => {
       const paid = await sandbox<Txn>(
         'POST',
         `/sandbox/transactions/${body.transactionId}/pay`,
-        body.method === 'paypal' ? { method: 'paypal' } : { card_number: body.cardNumber ?? '' },
+        // The expiry entered is the saved card's (issue 46 item 6: the warning 30 days before it).
+        body.method === 'paypal' ? { method: 'paypal' } : { card_number: body.cardNumber ?? '', expiry: body.expiry ?? '' },
       );
       return describe(paid);
     },

@@ -8,6 +8,7 @@ import {
   nowOf,
   periodOf,
   subscriptionOf,
+  type CardExpiry,
   type Line,
   type Period,
   type PurchaseState,
@@ -20,10 +21,10 @@ import { paddleId } from './state.js';
 /**
  * Transactions and subscriptions moving through their states as Paddle moves them: a checkout
  * transaction paid with a test card or PayPal, the subscription a paid recurring item starts (with the
- * price's trial), renewals as the clock passes `next_billed_at` (or past due when the card fails), plan
- * changes prorated to the minute, cancelling at the period's end or at once and continuing, the payment
- * method update, and full refunds; each change with the webhooks Paddle sends for it, after the data
- * is saved.
+ * price's trial), renewals (or past due when the card fails: ./dunning.ts retries), plan changes prorated
+ * to the minute, cancelling at the period's end or at once and continuing, the payment method update,
+ * and full refunds; each change with the webhooks Paddle sends for it, after the data is saved. What the
+ * clock makes due is ./schedule.ts's.
  */
 
 /**
@@ -38,12 +39,19 @@ export const MINIMUM_CHARGE = 70;
 
 const MINUTE = 60_000;
 
-const touch = (state: PurchaseState, sub: SandboxRecord) => {
+export const touch = (state: PurchaseState, sub: SandboxRecord) => {
   sub.updated_at = nowOf(state);
 };
 
-/** A subscription's renewal that could not be charged, waiting for a new card. */
-const outstanding = (state: PurchaseState, sub: SandboxRecord) => state.transactions.find((t) => t.subscription_id === sub.id && t.status === 'past_due');
+/** A subscription's renewal that could not be charged, waiting for a retry or a new card. */
+export const outstanding = (state: PurchaseState, sub: SandboxRecord) => state.transactions.find((t) => t.subscription_id === sub.id && t.status === 'past_due');
+
+/** A card's expiry as the checkout form gives it ("MM/YY"); 12/2030 when none is given (API payments). */
+export function expiryOf(given: unknown): CardExpiry {
+  const match = typeof given === 'string' ? /^(\d{2})\s*\/\s*(\d{2})$/.exec(given.trim()) : null;
+  const month = match ? Number(match[1]) : 12;
+  return match && month >= 1 && month <= 12 ? { month, year: 2000 + Number(match[2]) } : { month: 12, year: 2030 };
+}
 
 export function newTransaction(
   state: PurchaseState,
@@ -101,36 +109,43 @@ export function createTransaction(state: PurchaseState, fields: Parameters<typeo
   return created;
 }
 
-function paymentAttempt(state: PurchaseState, status: 'captured' | 'error', method: string, card: string | null) {
+/** One attempt at collecting a payment, as Paddle lists it on the transaction (`at`: when it was made). */
+export function paymentAttempt(state: PurchaseState, status: 'captured' | 'error', method: string, card: string | null, expiry: CardExpiry, at: string = nowOf(state)) {
   return {
     payment_attempt_id: randomUUID(),
     status,
     ...(status === 'error' ? { error_code: 'declined' } : {}),
-    created_at: nowOf(state),
-    captured_at: status === 'captured' ? nowOf(state) : null,
+    created_at: at,
+    captured_at: status === 'captured' ? at : null,
     method_details:
       method === 'paypal'
         ? { type: 'paypal', card: null }
-        : { type: 'card', card: { type: 'visa', last4: (card ?? '').slice(-4), expiry_month: 12, expiry_year: 2030, cardholder_name: 'Test' } },
+        : { type: 'card', card: { type: 'visa', last4: (card ?? '').slice(-4), expiry_month: expiry.month, expiry_year: expiry.year, cardholder_name: 'Test' } },
   };
 }
 
-function complete(state: PurchaseState, txn: SandboxRecord, method: string, card: string | null) {
+/** The card a subscription is charged on, with its expiry, as its payment attempts name it. */
+export const savedCard = (state: PurchaseState, subscriptionId: string): [string | null, CardExpiry] => [
+  state.cards[subscriptionId] ?? null,
+  state.cardExpiries[subscriptionId] ?? { month: 12, year: 2030 },
+];
+
+export function complete(state: PurchaseState, txn: SandboxRecord, method: string, card: string | null, expiry: CardExpiry = { month: 12, year: 2030 }) {
   txn.status = 'completed';
   txn.billed_at = nowOf(state);
   txn.updated_at = nowOf(state);
   txn.invoice_id = paddleId('inv');
   txn.invoice_number = `SBX-${String(state.transactions.indexOf(txn) + 1).padStart(5, '0')}`;
-  (txn.payments as unknown[]).push(paymentAttempt(state, 'captured', method, card));
+  (txn.payments as unknown[]).push(paymentAttempt(state, 'captured', method, card, expiry));
 }
 
-/** Charges a subscription's stored card; false when it is declined. */
-function charge(state: PurchaseState, subscriptionId: string): boolean {
+/** Charges a subscription's stored card; false when it is declined (`failsLater` is, on every charge after it was saved). */
+export function charge(state: PurchaseState, subscriptionId: string): boolean {
   const card = state.cards[subscriptionId];
   return card !== TEST_CARDS.failsLater && card !== TEST_CARDS.declined;
 }
 
-function subscriptionItem(state: PurchaseState, price: IPriceResponse, status: string, period: Period, trial: Period | null, previouslyBilledAt: string | null): SubscriptionItem {
+export function subscriptionItem(state: PurchaseState, price: IPriceResponse, status: string, period: Period, trial: Period | null, previouslyBilledAt: string | null): SubscriptionItem {
   return {
     status,
     quantity: 1,
@@ -191,10 +206,10 @@ function startSubscription(state: PurchaseState, txn: SandboxRecord, price: IPri
  * item starts its subscription; a paid payment method change stores the card for the subscription and
  * collects an outstanding renewal on it at once.
  */
-export function payTransaction(state: PurchaseState, txn: SandboxRecord, method: 'card' | 'paypal', card: string): SandboxRecord {
+export function payTransaction(state: PurchaseState, txn: SandboxRecord, method: 'card' | 'paypal', card: string, expiry: CardExpiry = { month: 12, year: 2030 }): SandboxRecord {
   if (txn.status !== 'ready') throw new SandboxError(400, 'transaction_not_ready', `Transaction is ${String(txn.status)}`);
   if (card === TEST_CARDS.declined) {
-    (txn.payments as unknown[]).push(paymentAttempt(state, 'error', 'card', card));
+    (txn.payments as unknown[]).push(paymentAttempt(state, 'error', 'card', card, expiry));
     txn.updated_at = nowOf(state);
     state.save();
     state.emit('transaction.payment_failed', txn);
@@ -206,11 +221,12 @@ export function payTransaction(state: PurchaseState, txn: SandboxRecord, method:
     // A new card for the subscription; an outstanding renewal is collected on it at once.
     const sub = subscriptionOf(state, txn.subscription_id as string);
     state.cards[sub.id] = card;
+    state.cardExpiries[sub.id] = expiry;
     zeroTotals(txn);
-    complete(state, txn, method, card);
+    complete(state, txn, method, card, expiry);
     const unpaid = outstanding(state, sub);
     if (unpaid && charge(state, sub.id)) {
-      complete(state, unpaid, method, card);
+      complete(state, unpaid, method, card, expiry);
       const period = unpaid.billing_period as Period;
       sub.status = 'active';
       sub.current_billing_period = period;
@@ -230,9 +246,12 @@ export function payTransaction(state: PurchaseState, txn: SandboxRecord, method:
   const recurring = (txn.items as Line[]).find((item) => item.price.billing_cycle);
   // A trial is free: the first charge comes when it ends.
   if (recurring?.price.trial_period) zeroTotals(txn);
-  complete(state, txn, method, card);
+  complete(state, txn, method, card, expiry);
   const started = recurring ? startSubscription(state, txn, recurring.price) : null;
-  if (started) state.cards[started.id] = card;
+  if (started) {
+    state.cards[started.id] = card;
+    state.cardExpiries[started.id] = expiry;
+  }
   state.save();
   if (started) state.emit('subscription.created', started);
   state.emit('transaction.completed', txn);
@@ -289,9 +308,14 @@ export function refundTransaction(state: PurchaseState, txn: SandboxRecord, reas
   return { ...created, status: 'pending_approval' };
 }
 
-/** One renewal of `sub`, due at its `next_billed_at`: the charge, and the next period or past due. */
-function renew(state: PurchaseState, sub: SandboxRecord) {
-  const { cards, emit } = state;
+/**
+ * One renewal of `sub`, due at its `next_billed_at`: the charge, and the next period; or, when the card is
+ * declined, the transaction and the subscription past due (Paddle's `transaction.payment_failed`,
+ * `transaction.past_due`, `subscription.past_due`), for ./dunning.ts to retry on its schedule.
+ */
+export function renew(state: PurchaseState, sub: SandboxRecord) {
+  const { emit } = state;
+  const [card, expiry] = savedCard(state, sub.id);
   const startsAt = new Date(sub.next_billed_at as string);
   const price = itemsOf(sub)[0]?.price as IPriceResponse;
   const cycle = price.billing_cycle ?? { interval: 'month', frequency: 1 };
@@ -310,16 +334,18 @@ function renew(state: PurchaseState, sub: SandboxRecord) {
   const wasTrialing = sub.status === 'trialing';
   if (!charge(state, sub.id)) {
     txn.status = 'past_due';
-    (txn.payments as unknown[]).push(paymentAttempt(state, 'error', 'card', cards[sub.id] ?? null));
+    // Made when the renewal fell due (the clock may have jumped past it): Paddle's retries count from then.
+    (txn.payments as unknown[]).push(paymentAttempt(state, 'error', 'card', card, expiry, startsAt.toISOString()));
     sub.status = 'past_due';
     sub.next_billed_at = null;
     for (const item of itemsOf(sub)) item.status = 'active';
     touch(state, sub);
+    emit('transaction.payment_failed', txn);
     emit('transaction.past_due', txn);
     emit('subscription.past_due', sub);
     return;
   }
-  complete(state, txn, 'card', cards[sub.id] ?? null);
+  complete(state, txn, 'card', card, expiry);
   sub.status = 'active';
   sub.first_billed_at ??= txn.billed_at;
   sub.current_billing_period = period;
@@ -329,33 +355,6 @@ function renew(state: PurchaseState, sub: SandboxRecord) {
   if (wasTrialing) emit('subscription.activated', sub);
   emit('subscription.updated', sub);
   emit('transaction.completed', txn);
-}
-
-/** What the clock passing has made due: renewals, and cancellations scheduled for a period's end. */
-export function tick(state: PurchaseState) {
-  const at = state.clock.now().getTime();
-  let changed = false;
-  for (const sub of state.subscriptions) {
-    for (let guard = 0; guard < 100; guard += 1) {
-      const change = sub.scheduled_change as { action: string; effective_at: string } | null;
-      if (change?.action === 'cancel' && new Date(change.effective_at).getTime() <= at && sub.status !== 'canceled') {
-        sub.status = 'canceled';
-        sub.canceled_at = change.effective_at;
-        sub.scheduled_change = null;
-        sub.next_billed_at = null;
-        for (const item of itemsOf(sub)) item.status = 'inactive';
-        touch(state, sub);
-        state.emit('subscription.canceled', sub);
-        changed = true;
-        break;
-      }
-      const due = sub.next_billed_at ? new Date(sub.next_billed_at as string).getTime() : Number.POSITIVE_INFINITY;
-      if ((sub.status !== 'active' && sub.status !== 'trialing') || due > at) break;
-      renew(state, sub);
-      changed = true;
-    }
-  }
-  if (changed) state.save();
 }
 
 /** `POST /subscriptions/{id}/activate`: ends a trial now; the first charge is made and a billing period starts. */
@@ -371,17 +370,21 @@ export function activateSubscription(state: PurchaseState, sub: SandboxRecord): 
 /** `POST /subscriptions/{id}/cancel`: at once, or (Paddle's default) at the end of the billing period. */
 export function cancelSubscription(state: PurchaseState, sub: SandboxRecord, immediately: boolean): SandboxRecord {
   if (sub.status === 'canceled') throw new SandboxError(400, 'subscription_update_when_canceled', 'The subscription is canceled');
+  // Ended now, an overdue renewal's transaction is cancelled with it (nothing more is collected).
+  const unpaid = immediately ? outstanding(state, sub) : undefined;
   if (immediately) {
     sub.status = 'canceled';
     sub.canceled_at = nowOf(state);
     sub.next_billed_at = null;
     sub.scheduled_change = null;
+    if (unpaid) unpaid.status = 'canceled';
   } else {
     sub.scheduled_change = { action: 'cancel', effective_at: periodOf(sub).ends_at, resume_at: null };
     sub.next_billed_at = null;
   }
   touch(state, sub);
   state.save();
+  if (unpaid) state.emit('transaction.canceled', unpaid);
   state.emit(sub.status === 'canceled' ? 'subscription.canceled' : 'subscription.updated', sub);
   return sub;
 }
@@ -467,7 +470,7 @@ export function planChange(state: PurchaseState, sub: SandboxRecord, body: Recor
         credit: unused,
         billingPeriod: newPeriod,
       });
-      complete(state, txn, 'card', state.cards[sub.id] ?? null);
+      complete(state, txn, 'card', ...savedCard(state, sub.id));
       sub.items = [subscriptionItem(state, price, 'active', newPeriod, null, txn.billed_at as string)];
       sub.billing_cycle = cycle;
       sub.current_billing_period = newPeriod;

@@ -1,9 +1,11 @@
 import { discountProblem } from './api.js';
 import { invalid, list, notFound, SandboxError, type Route } from './http.js';
+import { chargeback } from './dunning.js';
 import {
   activateSubscription,
   cancelSubscription,
   createTransaction,
+  expiryOf,
   payTransaction,
   paymentMethodTransaction,
   previewPlanChange,
@@ -11,14 +13,16 @@ import {
   TEST_CARDS,
   updateSubscription,
 } from './lifecycle.js';
+import { pauseSubscription, resumeSubscription } from './pauses.js';
 import { customPrice, nextTransaction, priceById } from './pricing.js';
 import { subscriptionOf, transactionOf, type PurchaseState } from './purchase-state.js';
 
 /**
  * The HTTP surface of the stand-in's purchases, as the Paddle SDK and the stand-in's checkout call it:
  * transactions (create, list, read, invoice, pay), adjustments (full refunds) and subscriptions (list,
- * read, activate, cancel, preview and make a plan change, withdraw a cancellation, the payment method
- * update). Each route reads its request and calls ./lifecycle.ts or ./pricing.ts.
+ * read, activate, cancel, pause, resume, preview and make a plan change, withdraw a cancellation or a
+ * pause, the payment method update), and the stand-in's own controls: paying a checkout, and a bank's
+ * chargeback. Each route reads its request and calls ./lifecycle.ts, ./pauses.ts, ./dunning.ts or ./pricing.ts.
  */
 export function purchaseRoutes(state: PurchaseState): Route[] {
   const { data, transactions, subscriptions, adjustments, clock } = state;
@@ -87,8 +91,14 @@ export function purchaseRoutes(state: PurchaseState): Route[] {
         const txn = transactionOf(state, id as string);
         const method = body.method === 'paypal' ? 'paypal' : 'card';
         const card = method === 'paypal' ? TEST_CARDS.success : String(body.card_number ?? '').replace(/\s/g, '');
-        return payTransaction(state, txn, method, card);
+        return payTransaction(state, txn, method, card, expiryOf(body.expiry));
       },
+    },
+    {
+      // Not a Paddle API path: the stand-in's control for a bank taking a payment back (or giving it back).
+      method: 'POST',
+      pattern: /^\/sandbox\/transactions\/([\w-]+)\/(chargeback|chargeback-reverse)$/,
+      handle: (_r, [id, action]) => chargeback(state, id as string, action === 'chargeback-reverse'),
     },
     {
       method: 'POST',
@@ -106,9 +116,14 @@ export function purchaseRoutes(state: PurchaseState): Route[] {
       handle: ({ query }) => {
         const transactionIds = query.get('transaction_id')?.split(',');
         const subscriptionIds = query.get('subscription_id')?.split(',');
+        // Paddle's `action` filter: refunds apart from a bank's chargebacks.
+        const actions = query.get('action')?.split(',');
         return list(
           adjustments.filter(
-            (a) => (!transactionIds || transactionIds.includes(String(a.transaction_id))) && (!subscriptionIds || subscriptionIds.includes(String(a.subscription_id))),
+            (a) =>
+              (!transactionIds || transactionIds.includes(String(a.transaction_id))) &&
+              (!subscriptionIds || subscriptionIds.includes(String(a.subscription_id))) &&
+              (!actions || actions.includes(String(a.action))),
           ),
         );
       },
@@ -144,6 +159,16 @@ export function purchaseRoutes(state: PurchaseState): Route[] {
       method: 'POST',
       pattern: /^\/subscriptions\/([\w-]+)\/cancel$/,
       handle: ({ body }, [id]) => cancelSubscription(state, subscriptionOf(state, id as string), body.effective_from === 'immediately'),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/subscriptions\/([\w-]+)\/pause$/,
+      handle: ({ body }, [id]) => pauseSubscription(state, subscriptionOf(state, id as string), body),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/subscriptions\/([\w-]+)\/resume$/,
+      handle: ({ body }, [id]) => resumeSubscription(state, subscriptionOf(state, id as string), body),
     },
     {
       method: 'PATCH',

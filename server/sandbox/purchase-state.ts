@@ -18,6 +18,7 @@ export type Proration = { rate: string; billing_period: Period };
 export type Line = { price: IPriceResponse; quantity: number; proration?: Proration | null };
 export type SubscriptionItem = { price: IPriceResponse; quantity: number; [field: string]: unknown };
 export type Totals = Record<string, string | null>;
+export type CardExpiry = { month: number; year: number };
 
 export interface PurchaseState {
   /** The catalogue, customers, addresses and businesses (./api.ts keeps them). */
@@ -27,6 +28,8 @@ export interface PurchaseState {
   adjustments: SandboxRecord[];
   /** The card each subscription is charged on (the stand-in's stand-in for a stored payment method). */
   cards: Record<string, string>;
+  /** The expiry of each subscription's card, as entered at checkout (12/2030 when none was given). */
+  cardExpiries: Record<string, CardExpiry>;
   clock: Clock;
   /** Sends a webhook after the answer to the request that caused it (./index.ts). */
   emit: EmitEvent;
@@ -43,17 +46,20 @@ export function purchaseStateOf(sandbox: SandboxState, clock: Clock, emit: EmitE
     subscriptions?: SandboxRecord[];
     adjustments?: SandboxRecord[];
     cards?: Record<string, string>;
+    card_expiries?: Record<string, CardExpiry>;
   };
   data.transactions ??= [];
   data.subscriptions ??= [];
   data.adjustments ??= [];
   data.cards ??= {};
+  data.card_expiries ??= {};
   return {
     data,
     transactions: data.transactions,
     subscriptions: data.subscriptions,
     adjustments: data.adjustments,
     cards: data.cards,
+    cardExpiries: data.card_expiries,
     clock,
     emit,
     save: () => sandbox.save(),

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Route } from './http.js';
-import { tick } from './lifecycle.js';
+import { tick } from './schedule.js';
 import { purchaseRoutes } from './purchase-routes.js';
 import { purchaseStateOf, type EmitEvent } from './purchase-state.js';
 import type { SandboxState } from './state.js';

@@ -101,6 +101,17 @@ describe('configuration from the environment', () => {
     expect(problems({ STAFF_TWO_FACTOR: 'sometimes' })).toEqual(['STAFF_TWO_FACTOR: must be required or optional']);
   });
 
+  it("PADDLE_ENVIRONMENT is Paddle's production in production and its sandbox elsewhere, unless set (spec section 9; issue 46 item 4)", () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    const paddle = { PADDLE_API_KEY: 'pdl_live_apikey_x', PADDLE_CLIENT_TOKEN: 'live_token_x', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x' };
+    const production = { NODE_ENV: 'production', MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail:25', APP_URL: 'https://a.b', JWT_SECRET: randomBytes(48).toString('base64url'), ...paddle };
+    expect(loadConfig(production, cwd).billing.environment).toBe('production');
+    expect(loadConfig({ ...production, PADDLE_ENVIRONMENT: 'sandbox' }, cwd).billing.environment).toBe('sandbox');
+    expect(loadConfig(paddle, cwd).billing.environment).toBe('sandbox');
+    expect(loadConfig({ ...paddle, NODE_ENV: 'test', PADDLE_ENVIRONMENT: 'production' }, cwd).billing.environment).toBe('production');
+    expect(problems({ ...paddle, PADDLE_ENVIRONMENT: 'live' })).toEqual(['PADDLE_ENVIRONMENT: must be sandbox or production']);
+  });
+
   it('METRICS_HOST is where METRICS_PORT listens: 127.0.0.1 by default, whatever HOST says (issue 44)', () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
     expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }, cwd).metrics?.host).toBe('127.0.0.1');

@@ -83,9 +83,9 @@ function operations(document: OpenApiDocument): { method: string; path: string; 
  */
 const VERBS = new Set([
   'activate', 'apply', 'approve', 'cancel', 'change', 'check', 'claim', 'confirm', 'connect', 'continue', 'create', 'delete',
-  'disable', 'disconnect', 'end', 'export', 'finish', 'get', 'import', 'list', 'preview', 'receive', 'record', 'redeem',
+  'disable', 'disconnect', 'end', 'export', 'finish', 'get', 'import', 'list', 'pause', 'preview', 'receive', 'record', 'redeem',
   'refresh', 'regenerate', 'register', 'release', 'remove', 'rename', 'report', 'request', 'resend', 'reset', 'retry',
-  'return', 'send', 'sign', 'start', 'stream', 'update', 'verify',
+  'resume', 'return', 'send', 'sign', 'start', 'stream', 'update', 'verify',
 ]);
 
 /** camelCase: a lowercase word, then words each starting with a capital (`getTwoFactorStatus`, `signInAsAdmin`). */

@@ -112,6 +112,9 @@ describeEachDatabase(
         canceledAt: null,
         // A trial has no payment yet: cancelling it refunds nothing.
         refund: null,
+        refundUsed: false,
+        pause: null,
+        pastDue: null,
       });
     });
 

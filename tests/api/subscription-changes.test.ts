@@ -219,7 +219,8 @@ describeEachDatabase(
       expect((await call(server(), 'GET', '/api/paddle/list-plans', token)).json().map((plan: { offer: unknown }) => plan.offer)).toEqual([null, null]);
 
       const checkout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly } });
-      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null, interval: 'month' });
+      // Cancelled at the period's end, never refunded: the returning subscriber's purchase is refundable.
+      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null, interval: 'month', refundable: true });
       expect((await paddle.pay(checkout.json().transactionId, TEST_CARDS.success)).status).toBe(200);
       await paddle.sandbox.flush();
       const again = (await call(server(), 'GET', '/api/subscription/user', token)).json();
@@ -282,6 +283,7 @@ describeEachDatabase(
           invoiceUrl: expect.stringMatching(/^\/api\/subscription\/billing\/invoice\/txn_/),
           returnableUntil: expect.any(String),
           paid: { amount: expect.any(Number), currencyCode: 'USD' },
+          refundUsed: false,
           downloads: expect.arrayContaining([expect.objectContaining({ release: '2025', platform: 'windows' })]),
         },
       ]);

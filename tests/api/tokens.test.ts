@@ -192,7 +192,7 @@ describeEachDatabase('offline tokens (remember me)', (server) => {
     const [mail] = await server().db.kysely.selectFrom('outbox').select(['subject', 'text']).where('to_address', '=', user.email).execute();
     expect(mail?.subject).toBe('Wir haben eine Sitzung deines Shapelab-Kontos abgemeldet');
     expect(mail?.text).toContain('Browser: unbekannt');
-    expect(mail?.text).toMatch(/am \d{1,2}\. [A-Z][a-zä]+ 2026 um \d{2}:\d{2} UTC beendet/);
+    expect(mail?.text).toMatch(/am \d{1,2}\. [A-Z][a-zä]+ 2026 um \d{2}:\d{2} UTC überall beendet/);
     expect(mail?.text).toContain('http://localhost:3000/de/account/security');
   });
 

@@ -341,6 +341,38 @@ export async function payWith(page: Page, card: string): Promise<void> {
   await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
 }
 
+/**
+ * The top-level groups of the app's texts and the namespaces of their own (locales/): a bare key on screen
+ * starts with one of them ("pages.home.plan", "adminUser:subtitle").
+ */
+const TEXT_GROUPS = ['app', 'errors', 'validation', 'pages', 'routes', 'header', 'languages', 'common', 'purchases', 'menu', 'billing', 'download', 'notifications'];
+const TEXT_NAMESPACES = ['adminUser', 'security', 'twoFactorSignIn'];
+
+/**
+ * i18next's raw-text shapes on a page (issue 46 item 3), in its text and in the names assistive technology
+ * reads (aria-label, title, placeholder, alt): "key '…' returned an object instead of string" (a key that
+ * names a group of texts), and a bare key shown because no text was found. One line each.
+ */
+export async function rawTranslationText(page: Page): Promise<string[]> {
+  const texts = await page.evaluate(() => {
+    const found = [document.body?.innerText ?? ''];
+    for (const element of document.querySelectorAll('[aria-label], [title], [placeholder], img[alt]')) {
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = element.getAttribute(name);
+        if (value) found.push(value);
+      }
+    }
+    return found;
+  });
+  const bareKey = new RegExp(String.raw`(?<![\w@/.-])(?:(?:${TEXT_GROUPS.join('|')})\.[A-Za-z][\w]*(?:\.[\w]+)*|(?:${TEXT_NAMESPACES.join('|')}):[a-z][\w]*(?:\.[\w]+)*)(?![\w@/-])`, 'g');
+  const problems = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/key '[^']*' returned an object instead of string/g)) problems.add(match[0]);
+    for (const match of text.matchAll(bareKey)) problems.add(`bare key ${match[0]}`);
+  }
+  return [...problems];
+}
+
 /** axe-core's browser build, read once per test file. */
 let axeSource: string | undefined;
 

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { englishCatalogueTexts, POLITE_GERMAN } from '../fixtures/german.js';
-import { createVerifiedUser, launchBrowser, moveRouter, newContext, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, moveRouter, newContext, rawTranslationText, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -22,14 +23,16 @@ export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
  * The address of a route pattern under a locale prefix ('/en', '/de'). A record's `:id` is the walk's
- * own user when given (the admin user page shows a real account), else an id that matches nothing.
+ * own user when given (the admin user page shows a real account), else an id that matches nothing. A
+ * checkout is walked for the yearly plan: it has no launch offer, so its summary ends with the plan's
+ * renewal, the text that once showed as raw i18next output (issue 46 item 3).
  */
 export function addressOf(route: RouteEntry, prefix: string, subject: { userId?: string } = {}): string {
   const path = `/${route.path}`
     .replace(':id', subject.userId ?? NO_SUCH_ID)
     .replace(':type', 'subscription')
     .replace(':tab', 'login')
-    .replace(':priceId?', 'pri_monthly')
+    .replace(':priceId?', PRICE_IDS.yearly)
     .replace(':token', 'sample-token')
     .replace('*', 'no-such-page');
   return `${prefix}${path}`.replace(/\/$/, '') || '/';
@@ -209,9 +212,10 @@ async function germanProblems(page: Page): Promise<string[]> {
 /**
  * Every route of the route table under one locale prefix, as the visitor, user or admin it is for: no
  * serious or critical axe-core violation (WCAG 2.1 A and AA) at a desktop's width, no page wider than a
- * 390 px phone (tables scroll inside their own box), and a quiet console (issue 48 item 10: no console
- * error and no failed request the visitor did not cause, watchConsole); under /de, German that says du and
- * the catalogue's German (germanProblems). One visit per route serves them all.
+ * 390 px phone (tables scroll inside their own box), no raw translation text (issue 46 item 3: a key that
+ * names a group of texts, or a bare key), and a quiet console (issue 48 item 10: no console error and no
+ * failed request the visitor did not cause, watchConsole); under /de, German that says du and the
+ * catalogue's German (germanProblems). One visit per route serves them all.
  */
 export function describeRouteWalk(prefix: string): void {
   let browser: Browser;
@@ -228,7 +232,7 @@ export function describeRouteWalk(prefix: string): void {
   describe(`every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
       const routes = ROUTES.filter((route) => visitorOf(route) === kind);
-      it(`${kind} pages have no serious or critical axe violations, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
+      it(`${kind} pages have no serious or critical axe violations, no raw translation text, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
         const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
@@ -237,6 +241,7 @@ export function describeRouteWalk(prefix: string): void {
         const quiet = watchConsole(page);
         const violations: string[] = [];
         const wide: string[] = [];
+        const raw: string[] = [];
         const german: string[] = [];
         let previous: RouteEntry | undefined;
         for (const route of routes) {
@@ -245,11 +250,13 @@ export function describeRouteWalk(prefix: string): void {
           await visit(page, address, previous?.page === route.page);
           previous = route;
           for (const violation of await settledViolations(page)) violations.push(`${address}: ${violation}`);
+          for (const text of await rawTranslationText(page)) raw.push(`${address}: ${text}`);
           if (prefix === '/de') for (const problem of await germanProblems(page)) german.push(`${address}: ${problem}`);
           const width = await phoneWidth(page);
           if (width > PHONE.width) wide.push(`${address}: ${width} px`);
         }
         expect(violations, violations.join('\n')).toEqual([]);
+        expect(raw, `raw translation text:\n${raw.join('\n')}`).toEqual([]);
         expect(wide, `wider than a ${PHONE.width} px phone:\n${wide.join('\n')}`).toEqual([]);
         expect(quiet.unquiet, `asked for by no one:\n${quiet.unquiet.join('\n')}`).toEqual([]);
         expect(german, `not in the German voice:\n${german.join('\n')}`).toEqual([]);

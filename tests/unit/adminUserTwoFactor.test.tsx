@@ -48,6 +48,7 @@ function detail(twoFactorEnabled: boolean, roles: AdminUserDetail['user']['roles
       lastLaunchedAt: null,
       isAdmin: false,
       plan: 'free',
+      chargeback: false,
       phone: null,
       country: null,
       language: 'en',
@@ -63,6 +64,7 @@ function detail(twoFactorEnabled: boolean, roles: AdminUserDetail['user']['roles
     coupons: [],
     accessPasses: [],
     liteKeys: [],
+    chargebacks: [],
   };
 }
 

@@ -20,6 +20,7 @@ import { userFilters } from './0017-user-filters.js';
 import { userSegmentCounts } from './0018-user-segment-counts.js';
 import { twoFactor } from './0019-two-factor.js';
 import { signInClientsAndWebhookRejections } from './0020-sign-in-clients-and-webhook-rejections.js';
+import { revenue } from './0021-revenue.js';
 import { staffRolesAndAuditLog } from './0022-staff-roles-and-audit-log.js';
 import { verificationBrowsers } from './0024-verification-browsers.js';
 
@@ -49,6 +50,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-user-segment-counts': userSegmentCounts(dialect),
     '0019-two-factor': twoFactor(dialect),
     '0020-sign-in-clients-and-webhook-rejections': signInClientsAndWebhookRejections(dialect),
+    '0021-revenue': revenue(dialect),
     '0022-staff-roles-and-audit-log': staffRolesAndAuditLog(dialect),
     '0024-verification-browsers': verificationBrowsers(),
   };

@@ -10,8 +10,9 @@ import { AppError } from '../../errors.js';
 import { activityOf, activityOfKinds, forgetActivity, recordActivity, type LoggedEntry, type StaffActor } from '../activity/index.js';
 import { type Sessions } from '../auth/index.js';
 import { seatCountOf } from '../devices/index.js';
+import { chargebackMarks } from '../billing/index.js';
 import { type EventBus } from '../events/index.js';
-import { accountExists, adminUserOf, deleteAccountRow, emailsOf, lockOtherAdmins, registeredAt, replaceRoles, rolesIn } from '../users/index.js';
+import { accountExists, adminUserOf, deleteAccountRow, type DirectoryUser, emailsOf, lockOtherAdmins, registeredAt, replaceRoles, rolesIn } from '../users/index.js';
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -48,7 +49,13 @@ export async function changeRoles(deps: AdminDeps, staff: StaffActor, targetId: 
   if (changed !== null && hasPermission(changed, 'users.viewAs') && !hasPermission(roles, 'users.viewAs')) await deps.sessions.endViewsBy(targetId);
   // A demoted admin's open streams stop hearing admin events now, a promoted user's start.
   deps.bus.announce({ kind: 'roles-changed', userId: targetId, roles });
-  return adminUserOf(deps, targetId);
+  return (await withChargebackMarks(deps.db, [await adminUserOf(deps, targetId)]))[0] as AdminUser;
+}
+
+/** Grid rows with their chargeback marks: the accounts a bank took a payment back from (issue 46 item 9), one query for the page. */
+export async function withChargebackMarks(db: Kysely<Database>, users: DirectoryUser[]): Promise<AdminUser[]> {
+  const chargedBack = await chargebackMarks(db, users.map((user) => user.id));
+  return users.map((user) => ({ ...user, chargeback: chargedBack.has(user.id) }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AdminUserDetail } from '../../../contract/users.js';
 import { AppError } from '../../errors.js';
 import { type Sessions } from '../auth/index.js';
-import { paymentsForSupport, subscriptionOf } from '../billing/index.js';
+import { chargebacksOf, paymentsForSupport, subscriptionOf } from '../billing/index.js';
 import { couponsForSupport } from '../coupons/index.js';
 import { seatsOf } from '../devices/index.js';
 import { licencesForSupport } from '../licensing/index.js';
@@ -20,19 +20,23 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
   const profile = await supportProfileOf(db, userId);
   if (!profile) throw new AppError('USER_NOT_FOUND', 404);
   const now = deps.clock.now();
-  const [row, sessions, subscription, transactions, licences, devices, { redemptions: coupons, accessPasses: passes }, liteKeys] = await Promise.all([
+  const [row, sessions, subscription, transactions, licences, devices, { redemptions: coupons, accessPasses: passes }, liteKeys, chargebacks] = await Promise.all([
     adminUserOf(deps, userId),
     deps.sessions.list(userId, ''),
-    subscriptionOf(db, userId, now),
+    // As staff see it: the refund an admin may still make after the customer's own (issue 46 item 1).
+    subscriptionOf(db, userId, now, { staff: true }),
     paymentsForSupport(db, userId),
     licencesForSupport(db, userId),
     seatsOf(deps, userId),
     couponsForSupport(db, userId),
     liteKeysForSupport(db, userId),
+    chargebacksOf(db, userId),
   ]);
   return {
     user: {
       ...row,
+      // Issue 46 item 9: marked while a chargeback stands (one the bank gave back lifts it), as on the grid.
+      chargeback: chargebacks.some((chargeback) => chargeback.reversed_at === null),
       phone: profile.phone,
       country: profile.country,
       language: profile.language === 'de' ? 'de' : 'en',
@@ -70,5 +74,12 @@ export async function userDetail(deps: AdminDeps & { sessions: Sessions }, userI
     coupons: coupons.map((coupon) => ({ code: coupon.code, redeemedAt: new Date(coupon.redeemed_at).toISOString() })),
     accessPasses: passes.map((pass) => ({ code: pass.source_ref, startsAt: new Date(pass.starts_at).toISOString(), endsAt: new Date(pass.ends_at).toISOString() })),
     liteKeys: liteKeys.map((key) => ({ key: key.key, channel: key.channel, claimedAt: iso(key.claimed_at) })),
+    chargebacks: chargebacks.map((chargeback) => ({
+      transactionId: chargeback.transaction_id,
+      subscriptionId: chargeback.subscription_id,
+      amount: { amount: Number(chargeback.amount), currencyCode: chargeback.currency_code },
+      createdAt: new Date(chargeback.created_at).toISOString(),
+      reversedAt: iso(chargeback.reversed_at),
+    })),
   };
 }

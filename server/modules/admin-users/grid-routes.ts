@@ -13,7 +13,7 @@ import {
 import { currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
 import { recordStaffAction } from '../activity/index.js';
 import { listUsers } from '../users/index.js';
-import { changeRoles, deleteUser, type AdminDeps } from './admin.js';
+import { changeRoles, deleteUser, withChargebackMarks, type AdminDeps } from './admin.js';
 import { bulkUsers } from './bulk.js';
 import { usersCsv } from './csv-export.js';
 import { refuseInvalidQuery } from './filters.js';
@@ -30,7 +30,8 @@ export const usersGridRoutes: FastifyPluginAsyncZod<{ admin: AdminDeps; guards: 
     { onRequest: guards.staff, config: { permission: 'users.read' }, attachValidation: true, schema: { querystring: listUsersQuerySchema, response: { 200: listUsersResponseSchema } } },
     async (request) => {
       refuseInvalidQuery(request);
-      return listUsers(admin, request.query);
+      const page = await listUsers(admin, request.query);
+      return { total: page.total, data: await withChargebackMarks(admin.db, page.data) };
     },
   );
 

@@ -15,6 +15,11 @@ import { applyAdjustment, auditPurchase, queueDuplicateCancellation, recordRefun
 import { lockCustomerRow, ownerOf } from './customers-repo.js';
 import { hasSubscriptionBefore, isDuplicate, iso, markDuplicate, upsertSubscription } from './subscriptions-repo.js';
 import { completedPaymentsOf, upsertTransaction } from './transactions-repo.js';
+import { queueCardWarning } from './card-expiry.js';
+import { applyChargeback } from './chargebacks.js';
+import type { ReleaseSeatsAboveLimit } from './purchased-licences.js';
+import { followRecovery } from './recoveries.js';
+import { endRecoveriesOf } from './recoveries-repo.js';
 
 type Sale = Extract<Report, { kind: 'sale' }>;
 
@@ -40,6 +45,8 @@ export interface ApplyContext {
   trx: Transaction<Database>;
   dialect: Dialect;
   now: string;
+  /** The devices' rule, through billing's port: a chargeback's revoked licence releases the devices above the new limit. */
+  releaseSeatsAboveLimit: ReleaseSeatsAboveLimit;
 }
 
 /**
@@ -68,12 +75,24 @@ async function applySubscription(context: ApplyContext, event: PaddleEvent): Pro
     periodEndsAt: data.current_billing_period?.ends_at,
     nextBilledAt: data.next_billed_at,
     trialEndsAt: item?.trial_dates?.ends_at,
-    scheduledChange: data.scheduled_change ? { action: data.scheduled_change.action, effectiveAt: data.scheduled_change.effective_at } : null,
+    scheduledChange: data.scheduled_change
+      ? { action: data.scheduled_change.action, effectiveAt: data.scheduled_change.effective_at, resumeAt: data.scheduled_change.resume_at }
+      : null,
     canceledAt: data.canceled_at,
+    pausedAt: data.paused_at,
     createdAt: data.created_at,
     asOf: event.occurred_at,
   });
   if (userId !== null) await settleSubscriptions(context, userId);
+  // A cancelled subscription (Paddle gave up on a failed renewal, or it ended otherwise) leaves its open
+  // payment recovery lost (issue 46 item 5).
+  if (data.status === 'canceled') {
+    for (const transactionId of await endRecoveriesOf(context.trx, data.id, 'lost', context.now)) {
+      if (userId) {
+        await recordActivity(context.trx, { key: `payment-lost:${transactionId}`, userId, kind: 'payment.lost', details: { transactionId, subscriptionId: data.id }, at: new Date(context.now) });
+      }
+    }
+  }
   // Whether this one ends its trial at once depends on this subscription alone: it is kept (not a
   // duplicate, even when this webhook just undid another one) and was bought after an earlier one of
   // the user's. A duplicate bought later does not count: two trial tabs of a first-time buyer keep one trial.
@@ -149,6 +168,8 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
   await lockCustomer(context, data.customer_id);
   const userId = await ownerOf(db, data.customer_id);
   const totals = data.details.totals;
+  // The card it was captured on (issue 46 item 6): the last captured attempt's, when it was a card.
+  const card = [...(data.payments ?? [])].reverse().find((payment) => payment.status === 'captured' && payment.method_details?.card)?.method_details?.card ?? null;
   const row = {
     id: data.id,
     customer_id: data.customer_id,
@@ -165,8 +186,13 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
     items: JSON.stringify(data.items.map((item) => ({ priceId: item.price.id, productId: item.price.product_id, quantity: item.quantity }))),
     created_at: iso(data.created_at) as string,
     last_event_at: new Date(event.occurred_at).toISOString(),
+    card_last4: card?.last4 ?? null,
+    card_expiry_month: card?.expiry_month ?? null,
+    card_expiry_year: card?.expiry_year ?? null,
   };
   await upsertTransaction(db, row);
+  // A renewal that failed, was retried, paid or given up (issue 46 item 5).
+  await followRecovery(db, data, userId, context.now);
   const sales: Sale[] = [];
   let undo = false;
   const at = new Date(iso(data.billed_at) ?? event.occurred_at);
@@ -180,6 +206,10 @@ async function applyTransaction(context: ApplyContext, event: PaddleEvent): Prom
       details: { transactionId: data.id, subscriptionId: data.subscription_id ?? null, origin: data.origin, amount: paid, currencyCode: data.currency_code },
       at,
     });
+  }
+  if (data.status === 'completed' && data.subscription_id && userId && card && !(await isDuplicate(db, data.subscription_id))) {
+    // The card the subscription is charged on from now on: warned of 30 days before it expires (issue 46 item 6).
+    await queueCardWarning(db, { userId, subscriptionId: data.subscription_id, card: { last4: card.last4, month: card.expiry_month, year: card.expiry_year }, now: new Date(context.now) });
   }
   if (data.status === 'completed' && data.subscription_id && userId) {
     if (await isDuplicate(db, data.subscription_id)) {
@@ -259,8 +289,10 @@ export async function applyEvent(context: ApplyContext, event: PaddleEvent): Pro
     return applied;
   }
   if (event.event_type.startsWith('adjustment.')) {
-    const userId = await applyAdjustment(context.trx, adjustmentDataSchema.parse(event.data), context.now);
-    return { userId, event: { type: 'transaction', id: String(event.data.transaction_id) } };
+    const data = adjustmentDataSchema.parse(event.data);
+    // A refund follows the portal's refund; a chargeback (or its reversal) takes back what was bought (issue 46 item 9).
+    const userId = data.action.startsWith('chargeback') ? await applyChargeback(context, data) : await applyAdjustment(context.trx, data, context.now);
+    return { userId, event: { type: 'transaction', id: data.transaction_id } };
   }
   return null;
 }

@@ -1,6 +1,8 @@
 import { type UserWithRoles } from '../users/index.js';
 import type { Buyer } from './catalogue.js';
 import { billingContext, type CustomerDeps } from './customers.js';
+import { LIVE_STATUSES } from './ownership.js';
+import { liveSubscriptionCurrency } from './subscriptions-repo.js';
 
 /**
  * The buyer a signed-in user is for prices and tax: their Paddle customer with saved address and
@@ -14,5 +16,17 @@ export async function buyerOf(deps: CustomerDeps, user: UserWithRoles): Promise<
     addressId: context?.addressId ?? null,
     businessId: context?.businessId ?? null,
     countryCode: user.country ?? null,
+    currencyCode: null,
   };
+}
+
+/**
+ * The buyer of a plan (issue 46 item 2): as `buyerOf`, and for a subscriber in their subscription's currency.
+ * A Paddle subscription never changes currency, so every plan price a subscriber sees (choose-plan, the home,
+ * the subscription page; the switch preview is Paddle's own, for the subscription) is in it; a new billing
+ * address changes the tax, not the currency. Without a live subscription the address decides, as before.
+ */
+export async function planBuyerOf(deps: CustomerDeps, user: UserWithRoles): Promise<Buyer> {
+  const [buyer, currencyCode] = await Promise.all([buyerOf(deps, user), liveSubscriptionCurrency(deps.db, user.id, LIVE_STATUSES)]);
+  return { ...buyer, currencyCode };
 }

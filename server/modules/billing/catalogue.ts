@@ -1,4 +1,4 @@
-import type { CountryCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
+import type { CountryCode, CurrencyCode, Discount as PaddleDiscount, Paddle, PricingPreview, Product } from '@paddle/paddle-node-sdk';
 import type { CatalogueText, Discount, DiscountDuration, DiscountText, PreloadResponse } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
@@ -75,6 +75,8 @@ export interface Buyer {
   addressId: string | null;
   businessId: string | null;
   countryCode: string | null;
+  /** A subscriber's prices for plans are in their subscription's currency (issue 46 item 2); null: by address. */
+  currencyCode: string | null;
 }
 
 function buyerFields(buyer: Buyer | null) {
@@ -83,6 +85,8 @@ function buyerFields(buyer: Buyer | null) {
   return {
     ...(buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : {}),
     ...(country && /^[A-Z]{2}$/.test(country) ? { address: { countryCode: country as CountryCode } } : {}),
+    // Paddle prices in the currency asked for (a price's override in it, else its base price), taxed by the address.
+    ...(buyer.currencyCode ? { currencyCode: buyer.currencyCode as CurrencyCode } : {}),
   };
 }
 
@@ -272,7 +276,7 @@ export class Catalogue {
    */
   async preload(
     kind: Kind,
-    input: { discountId?: string; discountCode?: string; countryCode?: string },
+    input: { discountId?: string; discountCode?: string; countryCode?: string; currencyCode?: string | null },
     customer: { customerId: string; addressId: string | null; businessId: string | null } | null,
   ): Promise<PreloadResponse> {
     const products = await this.ofKind(kind);
@@ -284,7 +288,13 @@ export class Catalogue {
     } else if (input.discountId) {
       discount = await this.discountById(input.discountId);
     }
-    const buyer: Buyer = { customerId: customer?.customerId ?? null, addressId: customer?.addressId ?? null, businessId: customer?.businessId ?? null, countryCode: input.countryCode ?? null };
+    const buyer: Buyer = {
+      customerId: customer?.customerId ?? null,
+      addressId: customer?.addressId ?? null,
+      businessId: customer?.businessId ?? null,
+      countryCode: input.countryCode ?? null,
+      currencyCode: input.currencyCode ?? null,
+    };
     const preview: PricingPreview = await callPaddle(this.deps.paddle, (paddle) =>
       paddle.pricingPreview.preview({
         items: priceIds.map((priceId) => ({ priceId, quantity: 1 })),

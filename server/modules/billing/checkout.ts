@@ -11,6 +11,7 @@ import { liveSubscriptions, upgradeEligibility } from './ownership.js';
 import { customerIdFor, updateBillingInfo, type BillingInfoDeps, type CustomerDeps } from './customers.js';
 import { checkoutOf, claimCheckout, deleteOpenCheckouts, dropClaim, reclaimCheckout, setCheckoutTransaction, takeOverClaim } from './checkouts-repo.js';
 import { hasSubscription } from './subscriptions-repo.js';
+import { releaseRefund, SUBSCRIPTION_REFUND, usedRefunds } from './refund-once.js';
 import { ownedPerpetual } from '../licensing/index.js';
 
 /** A claim older than this belongs to a request that died while creating its transaction: it is taken over. */
@@ -35,10 +36,11 @@ export async function createCheckout(
 ): Promise<CheckoutResponse> {
   const { price, kind } = await catalogue.price(input.priceId);
   let upgrade: PaddleDiscount | null = null;
+  let release: string | undefined;
   if (kind === 'perpetual') {
     // A release is sold once per user, whether it was bought or came with a coupon.
     const owned = await ownedPerpetual(deps.db, user.id);
-    const release = (await catalogue.perpetualProducts()).find((product) => product.id === price.productId)?.custom_data.shapelabRelease;
+    release = (await catalogue.perpetualProducts()).find((product) => product.id === price.productId)?.custom_data.shapelabRelease;
     if (owned.productIds.has(price.productId) || (release && owned.releases.has(release))) throw new AppError('PRODUCT_ALREADY_OWNED', 409);
     const eligibility = await upgradeEligibility(deps.db, user.id, deps.clock.now());
     if (eligibility.eligible) upgrade = await catalogue.upgradeDiscount(price.id, eligibility.fromRelease);
@@ -89,8 +91,12 @@ export async function createCheckout(
     );
     return transaction.id;
   });
+  // Issue 46 item 1: told before paying when the 14-day refund of this (release, or the subscription) is used up.
+  const used = await usedRefunds(deps.db, user.id);
+  const scope = kind === 'subscription' ? SUBSCRIPTION_REFUND : release ? releaseRefund(release) : null;
   return {
     transactionId,
+    refundable: scope === null || !used.has(scope),
     trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency,
     discount: discount ? { id: discount.id, description: discount.description, i18n: discountText(discount), ...durationOf(discount) } : null,
     interval: kind === 'subscription' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year') ? price.billingCycle.interval : null,

@@ -1,6 +1,6 @@
 import type { Plan, PreloadResponse } from '../../../contract/billing.js';
 import { type UserWithRoles } from '../users/index.js';
-import { buyerOf } from './buyer.js';
+import { buyerOf, planBuyerOf } from './buyer.js';
 import { discountText, durationOf, type Catalogue } from './catalogue.js';
 import type { CustomerDeps } from './customers.js';
 import { ownedPerpetual } from '../licensing/index.js';
@@ -9,11 +9,11 @@ import { hasSubscription } from './subscriptions-repo.js';
 
 /**
  * `GET /paddle/list-plans` for a signed-in user: each plan priced for them (their currency, tax
- * excluded). The 14-day trial is for a first subscription: someone who has subscribed before sees
- * plans without it.
+ * excluded; a subscriber's is their subscription's, issue 46 item 2). The 14-day trial is for a first
+ * subscription: someone who has subscribed before sees plans without it.
  */
 export async function plansFor(deps: CustomerDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Plan[]> {
-  const [plans, buyer, returning] = await Promise.all([catalogue.plans(), buyerOf(deps, user), hasSubscription(deps.db, user.id)]);
+  const [plans, buyer, returning] = await Promise.all([catalogue.plans(), planBuyerOf(deps, user), hasSubscription(deps.db, user.id)]);
   // The plans' prices and their offers' prices are asked of Paddle at once, not one after the other.
   const [prices, offers] = await Promise.all([
     catalogue.pricesFor(
@@ -36,7 +36,7 @@ export async function plansFor(deps: CustomerDeps, catalogue: Catalogue, user: U
  * A plan's first-purchase discount as the buyer would get it, priced by Paddle's preview with the
  * discount (never computed here); a discount that cannot be used now (expired, archived, used up) is none.
  */
-async function offerPrice(catalogue: Catalogue, plan: Pick<Plan, 'id' | 'discount'>, buyer: Awaited<ReturnType<typeof buyerOf>>): Promise<Plan['offer']> {
+async function offerPrice(catalogue: Catalogue, plan: Pick<Plan, 'id' | 'discount'>, buyer: Awaited<ReturnType<typeof planBuyerOf>>): Promise<Plan['offer']> {
   if (!plan.discount) return null;
   const discount = await catalogue.discountById(plan.discount.id).catch(() => null);
   if (!discount) return null;
@@ -87,7 +87,8 @@ export async function perpetualProductsFor(deps: CustomerDeps, catalogue: Catalo
 
 /**
  * `POST /{subscription,perpetual}/preload`: prices for the page before checkout. A signed-in buyer's saved
- * address sets the tax; without one, the profile's country sets the currency (one currency per customer).
+ * address sets the tax; without one, the profile's country sets the currency (one currency per customer);
+ * a subscriber's plans are in their subscription's currency (issue 46 item 2).
  */
 export async function preloadFor(
   deps: CustomerDeps,
@@ -97,7 +98,7 @@ export async function preloadFor(
   user: UserWithRoles | null,
 ): Promise<PreloadResponse> {
   if (!user) return catalogue.preload(kind, body, null);
-  const buyer = await buyerOf(deps, user);
+  const buyer = kind === 'subscription' ? await planBuyerOf(deps, user) : await buyerOf(deps, user);
   const customer = buyer.customerId ? { customerId: buyer.customerId, addressId: buyer.addressId, businessId: buyer.businessId } : null;
-  return catalogue.preload(kind, { ...body, countryCode: body.countryCode ?? buyer.countryCode ?? undefined }, customer);
+  return catalogue.preload(kind, { ...body, countryCode: body.countryCode ?? buyer.countryCode ?? undefined, currencyCode: buyer.currencyCode }, customer);
 }

@@ -8,6 +8,7 @@ import { perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type PerpetualL
 import { buildsOfRelease } from '../releases/index.js';
 import type { UserWithRoles } from '../users/index.js';
 import { type EventBus } from '../events/index.js';
+import { releaseRefund, useRefund, usedRefunds } from './refund-once.js';
 import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
 import { paymentsById } from './transactions-repo.js';
 
@@ -47,17 +48,20 @@ async function withPayments(db: Kysely<Database>, licences: PerpetualLicenceRow[
  * `GET /perpetual/license?UserId=&include=` (spec sections 3 and 7): the user's live perpetual licences,
  * bought or redeemed, each with the transaction items that bought it (each price with its product_id),
  * its release, the end of its free updates, its downloads, its invoice and, within 14 days of a paid
- * purchase not yet refunded, until when it can be returned. Only the owner, or staff who may read accounts
- * (`users.read`, issue 47), may read them.
+ * purchase not yet refunded, until when it can be returned (never once the release's one refund was used,
+ * issue 46 item 1: then `refundUsed`). Only the owner, or staff who may read accounts (`users.read`, issue
+ * 47), may read them.
  */
 export async function perpetualLicences(db: Kysely<Database>, requester: UserWithRoles, userId: string | undefined, now: Date): Promise<PerpetualLicence[]> {
   const owner = userId ?? requester.id;
   if (owner !== requester.id && !hasPermission(requester.roles, 'users.read')) throw new AppError('FORBIDDEN', 403);
-  const rows = await withPayments(db, await perpetualLicencesOf(db, owner));
+  const [rows, used] = await Promise.all([perpetualLicencesOf(db, owner).then((licences) => withPayments(db, licences)), usedRefunds(db, owner)]);
   return Promise.all(
     rows.map(async (row) => {
       const paid = row.grand_total !== null && row.currency_code ? { amount: Number(row.grand_total), currencyCode: row.currency_code } : null;
-      const returnable = returnableUntil(row, now);
+      // A purchase of a release whose refund was used is not returnable; a coupon's licence never was.
+      const refundUsed = row.source === 'purchase' && row.release !== null && used.has(releaseRefund(row.release));
+      const returnable = refundUsed ? null : returnableUntil(row, now);
       return {
         id: row.transaction_id ?? row.id,
         licenceId: row.id,
@@ -70,6 +74,7 @@ export async function perpetualLicences(db: Kysely<Database>, requester: UserWit
         invoiceUrl: row.transaction_id ? `/api/subscription/billing/invoice/${row.transaction_id}` : null,
         returnableUntil: returnable,
         paid,
+        refundUsed,
         downloads: row.release ? await downloadsOf(db, row.release, row.updates_until, now) : [],
       };
     }),
@@ -141,8 +146,17 @@ async function revokeForRefund(
     const [row] = licence ? await withPayments(trx, [licence]) : [];
     // Someone else's licence answers exactly like a missing one.
     if (!row || row.revoked_at !== null) throw new AppError('LICENCE_NOT_FOUND', 404);
-    if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    // Of two returns of this licence at once (two tabs, a retry) the second waits on the licence's row and finds
+    // it gone. First, so that what the second is told never depends on when the first committed: a refusal
+    // below rolls the revocation back.
     if (!(await revokeLicence(trx, row.id, now.toISOString(), 'returned'))) throw new AppError('LICENCE_NOT_FOUND', 404);
+    // Issue 46 item 1: the release's refund is the customer's once; a second is named as such, window or not.
+    const scope = row.release ? releaseRefund(row.release) : null;
+    if (scope && (await usedRefunds(trx, user.id)).has(scope)) throw new AppError('REFUND_ALREADY_USED', 409);
+    if (!returnableUntil(row, now) || !row.transaction_id || !row.currency_code) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    // The release's one refund, by the primary key of refund_uses: a second is refused and its transaction
+    // (the revocation above included) changes nothing.
+    if (scope) await useRefund(trx, { userId: user.id, scope, transactionId: row.transaction_id, actor: 'customer', at: now.toISOString() });
     const amount = Number(row.grand_total);
     const recorded = await recordRefund(trx, {
       transactionId: row.transaction_id,

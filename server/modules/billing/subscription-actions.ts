@@ -1,6 +1,6 @@
 import type { Paddle, Subscription as PaddleSubscription, Transaction } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
-import type { Invoice, PaymentMethod, PaymentStatus, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
+import type { CancelReason, Invoice, PaymentMethod, PaymentStatus, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -13,6 +13,8 @@ import { recordActivity, type StaffActor } from '../activity/index.js';
 import { type EventBus } from '../events/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
 import { refundIdsOf } from './refunds-repo.js';
+import { recordCancellation } from './cancellations-repo.js';
+import { SUBSCRIPTION_REFUND, useRefund, usedRefunds } from './refund-once.js';
 import { rememberSubscription } from './subscriptions-repo.js';
 import { completedPaymentsOf, paymentsWithRefunds } from './transactions-repo.js';
 
@@ -44,9 +46,10 @@ async function current(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>): Promi
   return subscription;
 }
 
-/** The moment the subscription next renews (or would, for one whose cancellation is being undone). */
+/** The moment the subscription next renews (or would, for one whose cancellation or pause is being undone). */
 function renewsAt(subscription: Subscription): Date | null {
-  const at = subscription.nextBilledAt ?? (subscription.scheduledChange?.action === 'cancel' ? subscription.scheduledChange.effectiveAt : null);
+  const change = subscription.scheduledChange;
+  const at = subscription.nextBilledAt ?? (change?.action === 'cancel' || change?.action === 'pause' ? change.effectiveAt : null);
   return at ? new Date(at) : null;
 }
 
@@ -57,43 +60,84 @@ function assertNotLocked(subscription: Subscription, now: Date): void {
   }
 }
 
+/** Why the customer cancels (issue 46 item 8): one of the dialog's choices and their own words, both optional. */
+export interface CancelWhy {
+  reason?: CancelReason | undefined;
+  comment?: string | undefined;
+}
+
 /**
- * Cancel at the end of the period: it stays active until then (spec section 4) and can be continued.
- * With `refund`, within 14 days of the first payment (spec section 9): it ends now and every payment is
- * refunded in full. The refunds are recorded first (with the audit entry, in one transaction), then the
- * refund runner cancels at Paddle and refunds at once; a failure there is retried, never forgotten.
- * The customer's own cancel and staff's from the user page (issue 21, `staff` them, issue 47) are this
- * one function: the same window, the same lock, the same refunds.
+ * Cancel at the end of the period: it stays active until then (spec section 4) and can be continued. A
+ * scheduled pause gives way to the cancellation; a paused subscription (which runs no period) and an
+ * overdue one (whose period was not paid; Paddle stops retrying) end at once.
+ * With `refund`, within 14 days of the first payment (spec section 9) and once per customer (issue 46 item
+ * 1): it ends now and every payment is refunded in full. The refunds are recorded first (with the audit
+ * entry, in one transaction), then the refund runner cancels at Paddle and refunds at once; a failure
+ * there is retried, never forgotten. The customer's own cancellation and staff's from the user page
+ * (issue 21, `staff` them, issue 47) are this one function: the same window, the same lock, the same
+ * refunds; only staff may refund after the customer's one refund was used. The reason is kept for analytics.
  */
 export async function cancelSubscription(
   deps: ActionDeps,
   user: Pick<UserWithRoles, 'id'>,
-  options: { refund?: boolean; staff?: StaffActor } = {},
+  options: { refund?: boolean; staff?: StaffActor } & CancelWhy = {},
 ): Promise<Subscription> {
   const subscription = await current(deps, user);
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   const staff = options.staff ?? null;
-  if (options.refund) return cancelWithRefund(deps, user, subscription, staff);
-  assertNotLocked(subscription, deps.clock.now());
-  const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' }), 'SUBSCRIPTION_NOT_FOUND');
-  await remember(deps, updated);
-  await recordActivity(deps.db, {
-    userId: user.id,
-    staff,
-    kind: 'subscription.cancelled',
-    details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? null },
-    at: deps.clock.now(),
+  const actorId = staff?.id ?? null;
+  const why = { reason: options.reason ?? null, comment: options.comment?.trim() ? options.comment.trim() : null };
+  if (options.refund) return cancelWithRefund(deps, user, subscription, staff, why);
+  // A paused subscription runs no period, and an overdue one's period was not paid: either ends now.
+  const endsNow = subscription.status === 'paused' || subscription.status === 'past_due';
+  if (!endsNow) assertNotLocked(subscription, deps.clock.now());
+  const updated = await callPaddle(
+    deps.paddle,
+    async (paddle) => {
+      if (subscription.scheduledChange?.action === 'pause') await paddle.subscriptions.update(subscription.id, { scheduledChange: null });
+      return paddle.subscriptions.cancel(subscription.id, { effectiveFrom: endsNow ? 'immediately' : 'next_billing_period' });
+    },
+    'SUBSCRIPTION_NOT_FOUND',
+  );
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await rememberSubscription(trx, updated);
+    await recordCancellation(trx, { userId: user.id, subscriptionId: subscription.id, ...why, refund: false, actorId, at: now.toISOString() });
+    await recordActivity(trx, {
+      userId: user.id,
+      staff,
+      kind: 'subscription.cancelled',
+      details: { subscriptionId: subscription.id, refund: false, endsAt: updated.scheduledChange?.effectiveAt ?? updated.canceledAt ?? null, reason: why.reason },
+      at: now,
+    });
   });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
-async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>, subscription: Subscription, staff: StaffActor | null): Promise<Subscription> {
+async function cancelWithRefund(
+  deps: ActionDeps,
+  user: Pick<UserWithRoles, 'id'>,
+  subscription: Subscription,
+  staff: StaffActor | null,
+  why: { reason: CancelReason | null; comment: string | null },
+): Promise<Subscription> {
   const now = deps.clock.now();
+  const actorId = staff?.id ?? null;
+  const actor = actorId === null || actorId === user.id ? 'customer' : 'admin';
   const recorded = await deps.db.transaction().execute(async (trx) => {
+    // The customer's second refund is named as such, even when its window has closed too.
+    if (actor === 'customer' && (await usedRefunds(trx, user.id)).has(SUBSCRIPTION_REFUND)) throw new AppError('REFUND_ALREADY_USED', 409);
     // Read again inside the transaction: a second click (or tab) finds the refunds recorded already.
     const offer = await refundOffer(trx, subscription.id, now);
     if (!offer) throw new AppError('REFUND_WINDOW_CLOSED', 409);
     const payments = await completedPaymentsOf(trx, subscription.id, { paid: true, unrefunded: true });
+    const [first] = payments;
+    if (!first) throw new AppError('REFUND_WINDOW_CLOSED', 409);
+    // The one refund per customer, by the primary key of refund_uses: of two requests at once (two tabs, a
+    // retry) the second waits for the first and is refused; nothing of it is kept.
+    await useRefund(trx, { userId: user.id, scope: SUBSCRIPTION_REFUND, transactionId: first.id, actor, at: now.toISOString() });
     const ids: string[] = [];
     for (const payment of payments) {
       const added = await recordRefund(trx, {
@@ -117,12 +161,13 @@ async function cancelWithRefund(deps: ActionDeps, user: Pick<UserWithRoles, 'id'
       details: { subscriptionId: subscription.id, refundedTransactionIds: ids, amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
       at: now.toISOString(),
     });
+    await recordCancellation(trx, { userId: user.id, subscriptionId: subscription.id, ...why, refund: true, actorId, at: now.toISOString() });
     await recordActivity(trx, {
       userId: user.id,
       staff,
       kind: 'subscription.cancelled',
       auditAction: 'subscription.refunded',
-      details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString(), amount: offer.amount.amount, currencyCode: offer.amount.currencyCode },
+      details: { subscriptionId: subscription.id, refund: true, endsAt: now.toISOString(), amount: offer.amount.amount, currencyCode: offer.amount.currencyCode, reason: why.reason },
       at: now,
     });
     return refundIdsOf(trx, ids);
@@ -142,11 +187,75 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
-/** The subscription's plan for `interval`, checked: not the current one, not while a cancellation is pending. */
+/** The longest pause a customer can ask for: a year from when it starts. */
+const MAX_PAUSE_MS = 366 * 24 * 60 * 60 * 1000;
+
+/**
+ * `POST /subscription/pause` (issue 46 item 7): Paddle's scheduled pause. The subscription runs to the end
+ * of the period it is paid for, then pauses: nothing is billed and the desktop entitlement ends (paused is
+ * not a paid status) until `resumeAt` or until the customer resumes, when a new billing period starts and
+ * is charged. Not for a trial (it ends or is charged; PAUSE_NOT_IN_TRIAL), not while a payment is overdue
+ * (Paddle would forgive it; SUBSCRIPTION_PAST_DUE), not beside a cancellation or another pause, not in the
+ * 30 minutes before a renewal.
+ */
+export async function pauseSubscription(deps: ActionDeps, user: UserWithRoles, resumeAt: string | undefined): Promise<Subscription> {
+  const subscription = await current(deps, user);
+  if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  if (subscription.status === 'trialing') throw new AppError('PAUSE_NOT_IN_TRIAL', 409);
+  if (subscription.status === 'past_due') throw new AppError('SUBSCRIPTION_PAST_DUE', 409);
+  if (subscription.scheduledChange !== null || subscription.status === 'paused') throw new AppError('SUBSCRIPTION_CHANGE_PENDING', 409);
+  const now = deps.clock.now();
+  assertNotLocked(subscription, now);
+  const startsAt = subscription.currentPeriod?.endsAt ?? subscription.nextBilledAt;
+  if (!startsAt) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
+  if (resumeAt !== undefined) {
+    const resume = Date.parse(resumeAt);
+    if (!(resume > Date.parse(startsAt)) || resume - Date.parse(startsAt) > MAX_PAUSE_MS) throw new AppError('PAUSE_RESUME_DATE_INVALID', 400);
+  }
+  const updated = await callPaddle(
+    deps.paddle,
+    (paddle) => paddle.subscriptions.pause(subscription.id, { effectiveFrom: 'next_billing_period', ...(resumeAt ? { resumeAt: new Date(resumeAt).toISOString() } : {}) }),
+    'SUBSCRIPTION_NOT_FOUND',
+  );
+  await deps.db.transaction().execute(async (trx) => {
+    await rememberSubscription(trx, updated);
+    await recordActivity(trx, { userId: user.id, kind: 'subscription.paused', details: { subscriptionId: subscription.id, startsAt, resumesAt: resumeAt ?? null }, at: now });
+  });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
+}
+
+/**
+ * `POST /subscription/resume` (issue 46 item 7): a scheduled pause is withdrawn (the subscription renews as
+ * before); a running pause ends now, and Paddle starts and charges a new billing period. Without a pause,
+ * SUBSCRIPTION_NOT_PAUSED.
+ */
+export async function resumeSubscription(deps: ActionDeps, user: UserWithRoles): Promise<Subscription> {
+  const subscription = await current(deps, user);
+  const scheduled = subscription.scheduledChange?.action === 'pause';
+  if (!scheduled && subscription.status !== 'paused') throw new AppError('SUBSCRIPTION_NOT_PAUSED', 409);
+  const now = deps.clock.now();
+  if (scheduled) assertNotLocked(subscription, now);
+  const updated = await callPaddle(
+    deps.paddle,
+    (paddle) => (scheduled ? paddle.subscriptions.update(subscription.id, { scheduledChange: null }) : paddle.subscriptions.resume(subscription.id, { effectiveFrom: 'immediately' })),
+    'SUBSCRIPTION_NOT_FOUND',
+  );
+  await deps.db.transaction().execute(async (trx) => {
+    await rememberSubscription(trx, updated);
+    await recordActivity(trx, { userId: user.id, kind: 'subscription.pause_ended', details: { subscriptionId: subscription.id, scheduled }, at: now });
+  });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
+  return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
+}
+
+/** The subscription's plan for `interval`, checked: not the current one, not while a cancellation or pause is pending or running. */
 async function target(deps: ActionDeps, catalogue: Catalogue, subscription: Subscription, interval: 'month' | 'year') {
   if (subscription.status === 'canceled') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   if (subscription.interval === interval) throw new AppError('VALIDATION_FAILED', 400);
-  if (subscription.scheduledChange?.action === 'cancel') throw new AppError('SUBSCRIPTION_CHANGE_PENDING', 409);
+  if (subscription.scheduledChange !== null || subscription.status === 'paused') throw new AppError('SUBSCRIPTION_CHANGE_PENDING', 409);
   assertNotLocked(subscription, deps.clock.now());
   const plan = (await catalogue.plans()).find((candidate) => candidate.interval === interval);
   if (!plan) throw new AppError('PRICE_NOT_FOUND', 404);

@@ -1,17 +1,33 @@
 import type { Kysely } from 'kysely';
 import type { Subscription } from '../../../contract/subscription.js';
 import type { Database } from '../../db/schema.js';
+import { pastDueOf } from './recoveries.js';
+import { SUBSCRIPTION_REFUND, usedRefunds } from './refund-once.js';
 import { REFUND_WINDOW_MS } from './refunds.js';
 import { currentSubscriptionRow } from './subscriptions-repo.js';
 import { completedPaymentsOf } from './transactions-repo.js';
 
 /**
  * `GET /subscription/user`: the user's subscription: the live one, else the latest (a subscription being
- * undone as a duplicate is never the user's), with the refund its cancellation would make now.
+ * undone as a duplicate is never the user's), with the refund its cancellation would make now (none once
+ * the customer's one refund is used; for `staff`, the refund an admin may still make), its pause and an
+ * overdue renewal Paddle is retrying.
  */
-export async function subscriptionOf(db: Kysely<Database>, userId: string, now: Date): Promise<Subscription | null> {
+export async function subscriptionOf(db: Kysely<Database>, userId: string, now: Date, options: { staff?: boolean } = {}): Promise<Subscription | null> {
   const row = await currentSubscriptionRow(db, userId);
   if (!row) return null;
+  const ended = row.status === 'canceled';
+  const [used, window, pastDue] = await Promise.all([
+    usedRefunds(db, userId).then((scopes) => scopes.has(SUBSCRIPTION_REFUND)),
+    ended ? null : refundOffer(db, row.id, now),
+    ended ? null : pastDueOf(db, row.id, now),
+  ]);
+  const pause =
+    row.scheduled_change_action === 'pause' && row.scheduled_change_at
+      ? { startsAt: row.scheduled_change_at, resumesAt: row.scheduled_resume_at }
+      : row.status === 'paused'
+        ? { startsAt: row.paused_at ?? row.current_period_ends_at ?? now.toISOString(), resumesAt: row.scheduled_change_action === 'resume' ? row.scheduled_change_at : null }
+        : null;
   return {
     id: row.id,
     status: row.status as Subscription['status'],
@@ -24,7 +40,10 @@ export async function subscriptionOf(db: Kysely<Database>, userId: string, now: 
     trialEndsAt: row.trial_ends_at,
     scheduledChange: row.scheduled_change_action && row.scheduled_change_at ? { action: row.scheduled_change_action, effectiveAt: row.scheduled_change_at } : null,
     canceledAt: row.canceled_at,
-    refund: row.status === 'canceled' ? null : await refundOffer(db, row.id, now),
+    refund: used && !options.staff ? null : window,
+    refundUsed: used,
+    pause,
+    pastDue,
   };
 }
 

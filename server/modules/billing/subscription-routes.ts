@@ -4,6 +4,7 @@ import {
   cancelRequestSchema,
   invoiceLinkSchema,
   invoicesResponseSchema,
+  pauseRequestSchema,
   paymentMethodSchema,
   paymentMethodTransactionSchema,
   planChangePreviewSchema,
@@ -22,7 +23,9 @@ import {
   invoices,
   paymentMethodOf,
   paymentMethodTransaction,
+  pauseSubscription,
   previewPlanChange,
+  resumeSubscription,
   type ActionDeps,
 } from './subscription-actions.js';
 import { subscriptionOf } from './subscription-read.js';
@@ -36,11 +39,23 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<{ deps: ActionDeps; guard
   app.post(
     '/subscription/cancel',
     { onRequest: guards.user, schema: { body: cancelRequestSchema, response: { 200: subscriptionSchema } } },
-    async (request) => cancelSubscription(deps, currentUser(request), { refund: request.body?.refund === true }),
+    async (request) =>
+      cancelSubscription(deps, currentUser(request), { refund: request.body?.refund === true, reason: request.body?.reason, comment: request.body?.comment }),
   );
 
   app.post('/subscription/continue', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
     continueSubscription(deps, currentUser(request)),
+  );
+
+  // Issue 46 item 7: Paddle's scheduled pause, and its end.
+  app.post(
+    '/subscription/pause',
+    { onRequest: guards.user, schema: { body: pauseRequestSchema, response: { 200: subscriptionSchema } } },
+    async (request) => pauseSubscription(deps, currentUser(request), request.body?.resumeAt),
+  );
+
+  app.post('/subscription/resume', { onRequest: guards.user, schema: { response: { 200: subscriptionSchema } } }, async (request) =>
+    resumeSubscription(deps, currentUser(request)),
   );
 
   const catalogue = new Catalogue(deps);

@@ -25,8 +25,10 @@ export interface SubscriptionState {
   periodEndsAt?: string | null;
   nextBilledAt?: string | null;
   trialEndsAt?: string | null;
-  scheduledChange: { action: string; effectiveAt: string } | null;
+  /** Paddle's scheduled change; `resumeAt` when it is a pause that ends by itself. */
+  scheduledChange: { action: string; effectiveAt: string; resumeAt?: string | null } | null;
   canceledAt?: string | null;
+  pausedAt?: string | null;
   createdAt: string;
   asOf: string;
 }
@@ -52,6 +54,8 @@ export async function upsertSubscription(db: Db, state: SubscriptionState): Prom
     scheduled_change_action: state.scheduledChange?.action ?? null,
     scheduled_change_at: iso(state.scheduledChange?.effectiveAt),
     canceled_at: iso(state.canceledAt),
+    paused_at: iso(state.pausedAt),
+    scheduled_resume_at: iso(state.scheduledChange?.resumeAt),
     created_at: iso(state.createdAt) as string,
     last_event_at: new Date(state.asOf).toISOString(),
   };
@@ -84,9 +88,10 @@ export async function rememberSubscription(db: Db, subscription: PaddleSubscript
     nextBilledAt: subscription.nextBilledAt,
     trialEndsAt: item?.trialDates?.endsAt,
     scheduledChange: subscription.scheduledChange
-      ? { action: subscription.scheduledChange.action, effectiveAt: subscription.scheduledChange.effectiveAt }
+      ? { action: subscription.scheduledChange.action, effectiveAt: subscription.scheduledChange.effectiveAt, resumeAt: subscription.scheduledChange.resumeAt }
       : null,
     canceledAt: subscription.canceledAt,
+    pausedAt: subscription.pausedAt,
     createdAt: subscription.createdAt,
     asOf: subscription.updatedAt,
   });
@@ -167,4 +172,18 @@ export async function isDuplicate(db: Db, subscriptionId: string): Promise<boole
 /** Marks `subscriptionId` a duplicate of `keeperId`: no page or entitlement counts it from now on. */
 export async function markDuplicate(db: Db, subscriptionId: string, keeperId: string): Promise<void> {
   await db.updateTable('subscriptions').set({ duplicate_of: keeperId }).where('id', '=', subscriptionId).execute();
+}
+
+/** The currency of the user's live subscription (the earliest bought, as the pages show it), or null without one. */
+export async function liveSubscriptionCurrency(db: Db, userId: string, liveStatuses: readonly string[]): Promise<string | null> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('currency_code')
+    .where('user_id', '=', userId)
+    .where('status', 'in', [...liveStatuses])
+    .where('duplicate_of', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.currency_code ?? null;
 }

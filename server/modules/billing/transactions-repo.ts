@@ -96,3 +96,30 @@ export async function paymentsWithRefunds(db: Db, transactionIds: string[]) {
     .where('transactions.id', 'in', transactionIds)
     .execute();
 }
+
+/**
+ * The card a subscription is charged on (issue 46 item 6): the card of its latest completed payment that
+ * was made by card (a $0.00 card update counts: it saved the card), or undefined.
+ */
+export async function savedCardOf(db: Db, subscriptionId: string): Promise<{ last4: string; month: number; year: number } | undefined> {
+  const row = await db
+    .selectFrom('transactions')
+    .select(['card_last4', 'card_expiry_month', 'card_expiry_year'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .where('card_last4', 'is not', null)
+    .orderBy('billed_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row?.card_last4 || row.card_expiry_month === null || row.card_expiry_year === null) return undefined;
+  return { last4: row.card_last4, month: Number(row.card_expiry_month), year: Number(row.card_expiry_year) };
+}
+
+/** A payment as the portal recorded it: whose, of what, how much (a chargeback's subject, issue 46 item 9). */
+export async function paymentOf(db: Db, transactionId: string) {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'user_id', 'subscription_id', 'status', 'grand_total', 'currency_code'])
+    .where('id', '=', transactionId)
+    .executeTakeFirst();
+}

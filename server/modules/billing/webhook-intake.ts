@@ -12,6 +12,7 @@ import type { Dialect } from '../../db/index.js';
 import { describeProblem, rememberRejection } from './webhook-rejections.js';
 import { applyEvent, type Applied } from './apply-events.js';
 import { storeEvent } from './webhooks-repo.js';
+import type { ReleaseSeatsAboveLimit } from './purchased-licences.js';
 
 export interface WebhookDeps {
   db: Kysely<Database>;
@@ -28,6 +29,8 @@ export interface WebhookDeps {
   metrics: Pick<MetricRecorder, 'webhookLag'>;
   /** Where a notification the portal cannot read is reported, once. */
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** The devices' release of the seats above a user's limit (a chargeback takes a licence back). */
+  releaseSeatsAboveLimit: ReleaseSeatsAboveLimit;
 }
 
 /** A trial a returning subscriber should not have had ends now (Paddle's activate). */
@@ -87,7 +90,7 @@ export async function receiveWebhook(deps: WebhookDeps, rawBody: string, signatu
       receivedAt: deps.clock.now().toISOString(),
     });
     if (!first) return null;
-    return applyEvent({ trx, dialect: deps.dialect, now: deps.clock.now().toISOString() }, event);
+    return applyEvent({ trx, dialect: deps.dialect, now: deps.clock.now().toISOString(), releaseSeatsAboveLimit: deps.releaseSeatsAboveLimit }, event);
   });
   if (changed?.userId) deps.bus.publish(changed.userId, changed.event);
   // What the webhook decided (undo a duplicate, end a second trial, count a sale) was queued in its transaction.

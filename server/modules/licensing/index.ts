@@ -6,5 +6,5 @@
  */
 export { grantPurchasedLicences, ownedPerpetual, updatesUntil, type PurchasedLine } from './licences.js';
 export { grantCouponLicence, grantLiteLicence } from './redeemed-licences-repo.js';
-export { heldLicences, perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type HeldLicence, type PerpetualLicenceRow } from './repo.js';
+export { heldLicences, perpetualLicenceOf, perpetualLicencesOf, revokeLicence, revokeLicencesOfTransaction, type HeldLicence, type PerpetualLicenceRow } from './repo.js';
 export { licenceRecordsOf, licencesForSupport } from './account-data-repo.js';

@@ -106,3 +106,14 @@ export async function revokeLicence(db: Db, licenceId: string, at: string, reaso
     .executeTakeFirst();
   return Number(revoked.numUpdatedRows) > 0;
 }
+
+/**
+ * Revokes every live licence `transactionId` granted (`reason`: e.g. 'chargeback', issue 46 item 9), in the
+ * caller's transaction; the licences this call revoked, with their releases.
+ */
+export async function revokeLicencesOfTransaction(db: Db, transactionId: string, at: string, reason: string): Promise<{ id: string; release: string | null }[]> {
+  const live = await db.selectFrom('licences').select(['id', 'release']).where('transaction_id', '=', transactionId).where('revoked_at', 'is', null).execute();
+  const revoked: { id: string; release: string | null }[] = [];
+  for (const licence of live) if (await revokeLicence(db, licence.id, at, reason)) revoked.push(licence);
+  return revoked;
+}

@@ -2,7 +2,9 @@ import { translate, type Language } from '../../i18n.js';
 
 export type MailKind = 'verification' | 'verificationLink' | 'alreadyVerified' | 'passwordReset' | 'duplicateRefunded' | 'refundConfirmed' | 'accountDeleted' | 'emailChangeCode' | 'emailChangeTaken' | 'emailChanged'
   // Issue 44: changes to the account's second factor, and sign-ins, told to its owner.
-  | 'twoFactorEnabled' | 'twoFactorDisabled' | 'twoFactorReset' | 'passkeyAdded' | 'passkeyRemoved' | 'newSignIn' | 'tokenReused';
+  | 'twoFactorEnabled' | 'twoFactorDisabled' | 'twoFactorReset' | 'passkeyAdded' | 'passkeyRemoved' | 'newSignIn' | 'tokenReused'
+  // Issue 46: a failed renewal (its first failure, and a day before Paddle's last try), a card about to expire.
+  | 'paymentFailed' | 'paymentFinalNotice' | 'cardExpiring';
 
 export interface RenderedMail {
   subject: string;

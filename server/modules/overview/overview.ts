@@ -3,7 +3,7 @@ import type { PaymentMethod, Subscription } from '../../../contract/subscription
 import type { Money } from '../../../contract/billing.js';
 import { callPaddle } from '../../billing/paddle.js';
 import { AppError } from '../../errors.js';
-import { buyerOf, type Catalogue, paymentMethodOf, type ActionDeps, subscriptionOf } from '../billing/index.js';
+import { planBuyerOf, type Catalogue, paymentMethodOf, type ActionDeps, subscriptionOf } from '../billing/index.js';
 import { seatCountOf } from '../devices/index.js';
 import { type KeptEntitlements } from '../entitlements/index.js';
 import type { UserWithRoles } from '../users/index.js';
@@ -26,7 +26,7 @@ async function fromProvider<T>(part: Part, unavailable: Part[], read: () => Prom
 
 /** The plan's price per interval (tax excluded) for this customer, when Paddle prices it in the subscription's own currency. */
 async function planPrice(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles, subscription: Subscription) {
-  const [prices, plans] = await Promise.all([catalogue.pricesFor([subscription.priceId], await buyerOf(deps, user)), catalogue.plans()]);
+  const [prices, plans] = await Promise.all([catalogue.pricesFor([subscription.priceId], await planBuyerOf(deps, user)), catalogue.plans()]);
   const price = prices.get(subscription.priceId);
   return {
     price: price && price.currencyCode === subscription.currencyCode ? price : null,
@@ -88,6 +88,8 @@ export async function overviewOf(deps: OverviewDeps, catalogue: Catalogue, user:
       nextCharge: nextAt ? { at: new Date(nextAt).toISOString(), amount: nextAmount ?? null } : null,
       trialEndsAt: subscription.status === 'trialing' && subscription.trialEndsAt ? new Date(subscription.trialEndsAt).toISOString() : null,
       endsAt: endsAt ? new Date(endsAt).toISOString() : null,
+      pastDue: subscription.pastDue,
+      pause: subscription.pause,
     };
   }
 

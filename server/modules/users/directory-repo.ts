@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { AdminUser, ExportUsersQuery, ListUsersQuery, ListUsersResponse, Role, UserPlan, UserSortField } from '../../../contract/users.js';
+import type { AdminUser, ExportUsersQuery, ListUsersQuery, Role, UserPlan, UserSortField } from '../../../contract/users.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -51,8 +51,11 @@ const ROW_COLUMNS = [
 
 type Row = Pick<Selectable<UsersTable>, (typeof ROW_COLUMNS)[number]>;
 
+/** A grid row as the users module knows it: the admin area adds what other modules know (the chargeback mark). */
+export type DirectoryUser = Omit<AdminUser, 'chargeback'>;
+
 /** Rows as the grid shows them, with their roles (one query for the page). */
-async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<AdminUser[]> {
+async function toAdminUsers(db: Kysely<Database>, rows: Row[]): Promise<DirectoryUser[]> {
   const roles = rows.length
     ? await db
         .selectFrom('user_roles')
@@ -171,7 +174,7 @@ async function walkOrderIndex(db: Kysely<Database>, query: ListUsersQuery, colum
  * overlap), the total, an optional prefix search and the grid's filters (issue 21). NULLs come first
  * ascending on both dialects.
  */
-export async function listUsers(deps: DirectoryDb, query: ListUsersQuery): Promise<ListUsersResponse> {
+export async function listUsers(deps: DirectoryDb, query: ListUsersQuery): Promise<{ total: number; data: DirectoryUser[] }> {
   const { db, dialect } = deps;
   const segments = segmentsOf(query);
   if (segments?.length === 0) return { total: 0, data: [] };
@@ -239,11 +242,12 @@ function searchMatchIds(deps: DirectoryDb, query: ExportUsersQuery) {
 }
 
 /** One row of the grid, by id (404 when there is no such user). */
-export async function adminUserOf(deps: Pick<DirectoryDb, 'db'>, id: string): Promise<AdminUser> {
+export async function adminUserOf(deps: Pick<DirectoryDb, 'db'>, id: string): Promise<DirectoryUser> {
   const row = await deps.db.selectFrom('users').select(ROW_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('USER_NOT_FOUND', 404);
   const [user] = await toAdminUsers(deps.db, [row]);
-  return user as AdminUser;
+  if (!user) throw new AppError('USER_NOT_FOUND', 404);
+  return user;
 }
 
 

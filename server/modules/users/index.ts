@@ -60,7 +60,7 @@ export const usersModule: PortalModule = async (app, context) => {
   await app.register(registrationRoutes, { deps: registration });
 };
 
-export { adminUserOf, exportBatches, listUsers, supportProfileOf, type DirectoryDb, type ExportRow } from './directory-repo.js';
+export { adminUserOf, exportBatches, listUsers, supportProfileOf, type DirectoryDb, type DirectoryUser, type ExportRow } from './directory-repo.js';
 export { BILLING_EMAIL_FOLLOWS_JOB } from './email-change.js';
 export { assertAcceptablePassword, burnPasswordCheck, countCurrentPasswordAttempt, hashPassword, RECENT_SIGN_IN_MS, verifyPassword } from './passwords.js';
 export { resendVerificationFor, type RegistrationDeps } from './registration.js';

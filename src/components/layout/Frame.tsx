@@ -3,6 +3,7 @@ import { ThemedLayoutContextProvider } from '@refinedev/mui';
 import type { ReactNode } from 'react';
 import { AccountHeader } from './AccountHeader.js';
 import { ArrivalNotice } from './ArrivalNotice.js';
+import { PastDueBanner } from './PastDueBanner.js';
 import { ReadOnlyViewBanner } from './ReadOnlyViewBanner.js';
 import { Sider } from './Sider.js';
 import { MAIN_CONTENT_ID } from './SkipLink.js';
@@ -12,7 +13,8 @@ import { MAIN_CONTENT_ID } from './SkipLink.js';
  * layout state (collapsed sider, phone drawer) that Sider and AccountHeader read. Refine's ThemedLayout
  * draws the same boxes, but it names its own ThemedSider and ThemedHeader as defaults, so every signed-in
  * screen carried them (and MUI's Tooltip with Popper) without ever rendering them. Issue 47: a read-only view
- * of a customer's account says so above the header, on every page.
+ * of a customer's account says so above the header, on every page; above every page, the banner of an overdue
+ * payment (issue 46 item 5).
  */
 export function Frame({ children }: { children: ReactNode }) {
   return (
@@ -28,6 +30,7 @@ export function Frame({ children }: { children: ReactNode }) {
             tabIndex={-1}
             sx={{ p: { xs: 1, md: 2, lg: 3 }, flexGrow: 1, bgcolor: 'background.default', outline: 'none' }}
           >
+            <PastDueBanner />
             <ArrivalNotice />
             {children}
           </Box>

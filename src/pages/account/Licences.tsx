@@ -173,6 +173,12 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
                         </Box>
                       ))}
                     </Box>
+                    {/* Issue 46 item 1: bought again after a return: not returnable, and why. */}
+                    {licence.refundUsed && licence.release && (
+                      <Typography color="text.secondary" sx={{ mb: 1 }} data-testid="licence-refund-used">
+                        {t('pages.licences.refundUsed', { release: licence.release })}
+                      </Typography>
+                    )}
                     {licence.downloads.length > 0 && (
                       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }} data-testid="licence-downloads">
                         {licence.downloads.map((release) => (

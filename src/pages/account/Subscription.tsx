@@ -19,6 +19,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
 import { formatLongDate, formatPrice } from '../../format/index.js';
+import { CancelReasonFields, whyOf, type CancelWhy } from './subscription/CancelReasonFields.js';
+import { PauseChoice, resumeAtOf, type PauseLength } from './subscription/PauseChoice.js';
 import { paths } from '../../routing/paths.js';
 import { useReadOnly } from '../../data/readOnlyView.js';
 
@@ -44,14 +46,23 @@ export function cancelChoices(subscription: Pick<Subscription, 'status' | 'sched
   return [...(refund ? (['refund'] as const) : []), ...(cancelling ? [] : (['period'] as const))];
 }
 
-type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' } | null;
+type Pending = { kind: 'cancel'; choices: CancelChoice[] } | { kind: 'continue' } | { kind: 'pause'; startsAt: string } | { kind: 'resume' } | { kind: 'withdraw' } | null;
+
+/** The subscription's state as the page names it: a scheduled cancellation or pause reads as what is coming. */
+function stateOf(subscription: Subscription): string {
+  if (subscription.scheduledChange?.action === 'cancel') return 'cancelling';
+  if (subscription.scheduledChange?.action === 'pause') return 'pausing';
+  return subscription.status;
+}
 
 /**
  * `/account/subscription` (spec sections 2, 4 and 9): the plan, its price and its state (trial days left,
  * next billing, the date a cancelled plan stays active until), cancel (within 14 days of the first payment
- * also with a full refund, ending it at once) and continue, a switch between monthly and yearly confirmed
- * against the prorated charge, and a new payment method. Every change is confirmed first; its outcome is
- * a notification. The page follows changes made elsewhere through the live provider (`subscription`).
+ * also with a full refund, ending it at once, once per customer: issue 46 item 1; asking why, item 8) and
+ * continue, pause at the end of the period and resume (Paddle's scheduled pause, item 7; a trial is told it
+ * cannot), an overdue payment with Paddle's next try (item 5), a switch between monthly and yearly
+ * confirmed against the prorated charge, and a new payment method. Every change is confirmed first; its
+ * outcome is a notification. The page follows changes made elsewhere through the live provider (`subscription`).
  */
 export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const readOnly = useReadOnly();
@@ -74,6 +85,8 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   const { mutate: change, mutation } = useCustomMutation<Subscription, DataError>();
   const [pending, setPending] = useState<Pending>(null);
   const [choice, setChoice] = useState<CancelChoice>('period');
+  const [why, setWhy] = useState<CancelWhy>({ reason: null, comment: '' });
+  const [pauseLength, setPauseLength] = useState<PauseLength>(1);
   const planSwitch = usePlanSwitch(subscription?.status === 'trialing', () => void query.refetch());
   const busy = readOnly || mutation.isPending || planSwitch.busy;
 
@@ -100,6 +113,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   function askCancel(choices: CancelChoice[]) {
     setChoice(choices.includes('period') ? 'period' : 'refund');
+    setWhy({ reason: null, comment: '' });
     setPending({ kind: 'cancel', choices });
   }
 
@@ -131,7 +145,10 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   const yearly = subscription.interval === 'year';
   const cancelling = subscription.scheduledChange?.action === 'cancel';
+  const pausing = subscription.scheduledChange?.action === 'pause';
+  const paused = subscription.status === 'paused';
   const trialing = subscription.status === 'trialing';
+  const pastDue = subscription.status === 'past_due' ? subscription.pastDue : null;
   const endsAt = subscription.currentPeriod?.endsAt ?? null;
   const choices = cancelChoices(subscription, new Date());
   const refund = subscription.refund ? formatPrice(subscription.refund.amount.amount, subscription.refund.amount.currencyCode, language) : '';
@@ -141,7 +158,7 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
 
   const rows: [string, string][] = [
     [t('pages.subscription.plan'), yearly ? t('pages.subscription.yearly') : t('pages.subscription.monthly')],
-    [t('pages.subscription.status'), t(`pages.subscription.statuses.${cancelling ? 'cancelling' : subscription.status}`)],
+    [t('pages.subscription.status'), t(`pages.subscription.statuses.${stateOf(subscription)}`)],
   ];
   if (price) rows.push([t('pages.subscription.price'), `${price} · ${t('pages.choosePlan.excludingTax')}`]);
   if (trialing && subscription.trialEndsAt) {
@@ -149,7 +166,9 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     rows.push([t('pages.subscription.trialEnds'), date(subscription.trialEndsAt)]);
   }
   if (cancelling) rows.push([t('pages.subscription.activeUntil'), date(subscription.scheduledChange?.effectiveAt)]);
+  else if (pausing) rows.push([t('pages.subscription.pausesOn'), date(subscription.pause?.startsAt)]);
   else if (subscription.nextBilledAt) rows.push([t('pages.subscription.nextBilling'), date(subscription.nextBilledAt)]);
+  if (subscription.pause?.resumesAt) rows.push([t('pages.subscription.resumesOn'), date(subscription.pause.resumesAt)]);
   if (subscription.currentPeriod && !trialing) rows.push([t('pages.subscription.lastBilling'), date(subscription.currentPeriod.startsAt)]);
   if (method) {
     rows.push([
@@ -165,8 +184,23 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   return (
     <PageCard title={title} testId="subscription-page">
       {subscription.status === 'past_due' && (
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          {t('pages.subscription.pastDue')}
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="subscription-past-due">
+          {pastDue
+            ? pastDue.nextRetryAt && pastDue.nextRetryAt !== pastDue.endsAt
+              ? t('pages.subscription.pastDueDetails', {
+                  amount: formatPrice(pastDue.amount.amount, pastDue.amount.currencyCode, language),
+                  since: date(pastDue.since),
+                  date: date(pastDue.nextRetryAt),
+                  endsAt: date(pastDue.endsAt),
+                })
+              : t('pages.subscription.pastDueLast', { amount: formatPrice(pastDue.amount.amount, pastDue.amount.currencyCode, language), since: date(pastDue.since), endsAt: date(pastDue.endsAt) })
+            : t('pages.subscription.pastDue')}
+        </Alert>
+      )}
+      {/* Issue 46 item 1: the customer's one refund of a subscription was had: this one is not refundable. */}
+      {subscription.refundUsed && !cancelling && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="subscription-refund-used">
+          {t('pages.subscription.refundUsed')}
         </Alert>
       )}
       <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, mb: 3 }}>
@@ -197,6 +231,20 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
           {t('pages.prices.cancelScheduled', { date: date(subscription.scheduledChange?.effectiveAt) })}
         </Alert>
       )}
+      {pausing && subscription.pause && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="subscription-notice">
+          {subscription.pause.resumesAt
+            ? t('pages.subscription.pauseScheduled', { date: date(subscription.pause.startsAt), until: date(subscription.pause.resumesAt) })
+            : t('pages.subscription.pauseScheduledOpen', { date: date(subscription.pause.startsAt) })}
+        </Alert>
+      )}
+      {paused && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="subscription-notice">
+          {subscription.pause?.resumesAt
+            ? t('pages.subscription.pausedSince', { date: date(subscription.pause.startsAt), until: date(subscription.pause.resumesAt) })
+            : t('pages.subscription.pausedSinceOpen', { date: date(subscription.pause?.startsAt) })}
+        </Alert>
+      )}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         {cancelling ? (
           <>
@@ -209,11 +257,32 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
               </Button>
             )}
           </>
+        ) : paused || pausing ? (
+          <>
+            <Button variant="contained" disabled={busy} onClick={() => setPending(paused ? { kind: 'resume' } : { kind: 'withdraw' })}>
+              {paused ? t('pages.subscription.resume') : t('pages.subscription.withdrawPause')}
+            </Button>
+            <Button variant="outlined" color="error" disabled={busy} onClick={() => askCancel(choices)}>
+              {t('pages.subscription.cancel')}
+            </Button>
+          </>
         ) : (
           <>
             <Button variant="contained" disabled={busy} onClick={() => planSwitch.ask(yearly ? 'month' : 'year')}>
               {yearly ? t('pages.subscription.switchToMonthly') : t('pages.subscription.switchToYearly')}
             </Button>
+            {subscription.status === 'active' && endsAt && (
+              <Button
+                variant="outlined"
+                disabled={busy}
+                onClick={() => {
+                  setPauseLength(1);
+                  setPending({ kind: 'pause', startsAt: endsAt });
+                }}
+              >
+                {t('pages.subscription.pause')}
+              </Button>
+            )}
             <Button variant="outlined" color="error" disabled={busy} onClick={() => askCancel(choices)}>
               {t('pages.subscription.cancel')}
             </Button>
@@ -226,6 +295,12 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
           {t('pages.subscription.comparePlans')}
         </Button>
       </Box>
+      {/* Issue 46 item 7: a trial ends or is charged; it cannot pause, and the page says so where the button would be. */}
+      {trialing && !cancelling && (
+        <Typography color="text.secondary" sx={{ mt: 1 }} data-testid="pause-trial">
+          {t('pages.subscription.pauseTrial')}
+        </Typography>
+      )}
 
       <ConfirmDialog
         open={pending?.kind === 'cancel'}
@@ -237,8 +312,8 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
         onCancel={() => setPending(null)}
         onConfirm={() =>
           choice === 'refund'
-            ? run('/subscription/cancel', { refund: true }, () => t('pages.subscription.refunded', { amount: refund }))
-            : run('/subscription/cancel', {}, () => t('pages.subscription.cancelled', { date: date(endsAt) }))
+            ? run('/subscription/cancel', { refund: true, ...whyOf(why) }, () => t('pages.subscription.refunded', { amount: refund }))
+            : run('/subscription/cancel', whyOf(why), () => (paused || subscription.status === 'past_due' ? t('pages.subscription.cancelledNow') : t('pages.subscription.cancelled', { date: date(endsAt) })))
         }
       >
         {pending?.kind === 'cancel' && pending.choices.includes('refund') ? (
@@ -248,9 +323,58 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
               <FormControlLabel value="period" control={<Radio />} label={t('pages.subscription.cancelAtPeriodEnd', { date: date(endsAt) })} />
             )}
           </RadioGroup>
+        ) : paused || subscription.status === 'past_due' ? (
+          // A paused subscription runs no period, an overdue one's was not paid: either ends at once.
+          t('pages.subscription.cancelNowText')
         ) : (
           t('pages.subscription.cancelText', { date: date(endsAt) })
         )}
+        <CancelReasonFields value={why} onChange={setWhy} />
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={pending?.kind === 'pause'}
+        title={t('pages.subscription.pauseTitle')}
+        confirmLabel={t('pages.subscription.confirmPause')}
+        cancelLabel={t('pages.subscription.back')}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind !== 'pause') return;
+          const resumeAt = resumeAtOf(pending.startsAt, pauseLength);
+          run('/subscription/pause', resumeAt ? { resumeAt } : {}, () => t('pages.subscription.paused', { date: date(pending.startsAt) }));
+        }}
+      >
+        {pending?.kind === 'pause' && (
+          <>
+            {t('pages.subscription.pauseText', { date: date(pending.startsAt) })}
+            <PauseChoice startsAt={pending.startsAt} value={pauseLength} onChange={setPauseLength} />
+          </>
+        )}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={pending?.kind === 'resume'}
+        title={t('pages.subscription.resumeTitle')}
+        confirmLabel={t('pages.subscription.resume')}
+        cancelLabel={t('pages.subscription.back')}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => run('/subscription/resume', {}, () => t('pages.subscription.resumed'))}
+      >
+        {price ? t('pages.subscription.resumeText', { price }) : t('pages.subscription.resumeTextNoPrice')}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={pending?.kind === 'withdraw'}
+        title={t('pages.subscription.withdrawTitle')}
+        confirmLabel={t('pages.subscription.withdrawPause')}
+        cancelLabel={t('pages.subscription.back')}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => run('/subscription/resume', {}, () => t('pages.subscription.pauseWithdrawn'))}
+      >
+        {t('pages.subscription.withdrawText', { date: date(subscription.pause?.startsAt) })}
       </ConfirmDialog>
 
       <ConfirmDialog

@@ -12,6 +12,7 @@ import { CHARTS } from './analytics/charts.js';
 import { FilterBar } from './analytics/FilterBar.js';
 import { channelOfPath, type FilterOptions } from './analytics/filters.js';
 import { KpiGrid } from './analytics/KpiGrid.js';
+import { RetentionCard } from './analytics/RetentionCard.js';
 import { kpisOf } from './analytics/live.js';
 import { useAnalytics, useExtent } from './analytics/useAnalyticsData.js';
 import { useAnalyticsFilters, type Extent } from './analytics/useAnalyticsFilters.js';
@@ -80,6 +81,12 @@ function Dashboard({ channel, extent }: { channel: Channel; extent: Extent }) {
             ))}
           </Box>
         </>
+      )}
+      {/* Subscriptions' renewals and cancellations are the portal's own, not a store's: on the all-channels dashboard. */}
+      {filters && channel === 'all' && (
+        <Box sx={{ mt: 2 }}>
+          <RetentionCard from={filters.from} to={filters.to} />
+        </Box>
       )}
     </>
   );

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
@@ -13,7 +14,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
-import { formatLongDate, formatName } from '../../format/index.js';
+import { formatLongDate, formatName, formatPrice } from '../../format/index.js';
 import type { PageProps } from '../index.js';
 import { textKeyOf, type UserAction } from './user/actions.js';
 import './user/texts.js';
@@ -60,12 +61,26 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
   // A cancellation's date in the reader's format.
   if (confirming?.kind === 'cancel' && !confirming.refund && confirming.endsAt) values.date = formatLongDate(confirming.endsAt, language);
   const name = formatName(detail.user);
+  const standing = detail.chargebacks.filter((chargeback) => chargeback.reversedAt === null);
 
   return (
     <PageCard title={detail.user.email} testId="admin-user" wide>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {name ? t('adminUser:subtitle', { name }) : t('adminUser:subtitleNoName')}
       </Typography>
+      {/* Issue 46 item 9: a bank took a payment back; what it bought has been taken back. */}
+      {standing.length > 0 && (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="admin-user-chargeback">
+          {standing
+            .map((chargeback) =>
+              t(chargeback.subscriptionId ? 'adminUser:chargeback.subscription' : 'adminUser:chargeback.licence', {
+                amount: formatPrice(chargeback.amount.amount, chargeback.amount.currencyCode, language),
+                date: formatLongDate(chargeback.createdAt, language),
+              }),
+            )
+            .join(' ')}
+        </Alert>
+      )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
           <ProfileSection detail={detail} selfId={me?.id} onAction={setConfirming} allowed={allowed} />

@@ -120,6 +120,12 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
             ))}
           </RadioGroup>
           <CheckoutSummary summary={checkout.summary} currencyCode={selected.currencyCode} transaction={checkout.transaction} />
+          {/* Issue 46 item 1: before paying, a purchase whose 14-day refund the customer has had once already says so. */}
+          {checkout.transaction?.refundable === false && (
+            <Alert severity="info" sx={{ mt: 1 }} data-testid="checkout-refund-notice">
+              {t(kind === 'subscription' ? 'pages.checkout.refundUsedSubscription' : 'pages.checkout.refundUsedRelease')}
+            </Alert>
+          )}
           <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
             <Button variant="outlined" onClick={() => setDialog(true)}>
               {t('pages.checkout.addDiscount')}

@@ -116,8 +116,8 @@ export default function ChoosePlanPage({ titleKey }: { titleKey: string }) {
                     {t('pages.choosePlan.manage')}
                   </Button>
                 ) : live ? (
-                  // A cancelled plan is continued on the subscription page before it can be switched.
-                  live.scheduledChange?.action !== 'cancel' && (
+                  // A cancelled or pausing plan is continued (a paused one resumed) on the subscription page before it can be switched.
+                  live.scheduledChange === null && live.status !== 'paused' && (
                     <Button variant="contained" disabled={readOnly || planSwitch.busy} onClick={() => planSwitch.ask(plan.interval)}>
                       {t(`pages.prices.switchTo.${plan.interval}`)}
                     </Button>

@@ -36,7 +36,14 @@ export function PlanCard({ overview }: { overview: Overview }) {
       lines.push(t('pages.home.priceUnavailable'));
     }
     if (subscription.trialEndsAt) lines.push(t('pages.home.trialUntil', { date: date(subscription.trialEndsAt) }));
-    if (subscription.status === 'past_due') lines.push(t('pages.home.pastDue'));
+    // Issue 46 item 5: when Paddle tries the card again (or, on the last try, when the subscription ends).
+    const due = subscription.status === 'past_due' ? subscription.pastDue : null;
+    if (due) lines.push(t('pages.home.pastDueRetry', { amount: money(due.amount), date: date(due.nextRetryAt ?? due.endsAt) }));
+    else if (subscription.status === 'past_due') lines.push(t('pages.home.pastDue'));
+    // Issue 46 item 7: a pause coming, or running.
+    const pause = subscription.pause;
+    if (pause && subscription.status !== 'paused') lines.push(t('pages.home.pausesOn', { date: date(pause.startsAt) }));
+    if (pause && subscription.status === 'paused') lines.push(pause.resumesAt ? t('pages.home.pausedUntil', { date: date(pause.resumesAt) }) : t('pages.home.pausedOpen'));
     if (subscription.endsAt) lines.push(t('pages.home.endsOn', { date: date(subscription.endsAt) }));
     else if (subscription.nextCharge?.amount) {
       lines.push(t('pages.home.nextCharge', { amount: money(subscription.nextCharge.amount), date: date(subscription.nextCharge.at) }));

@@ -8,9 +8,10 @@ import type { StaffPowers } from '../users/useStaffPowers.js';
 import type { UserAction } from './actions.js';
 import { Empty, Facts, Section } from './Section.js';
 
-/** The subscription's state in the account pages' words: a scheduled cancellation reads 'cancelling'. */
+/** The subscription's state in the account pages' words: a scheduled cancellation reads 'cancelling', a scheduled pause 'pausing'. */
 function stateOf(subscription: Subscription): string {
   if (subscription.status !== 'canceled' && subscription.scheduledChange?.action === 'cancel') return 'cancelling';
+  if (subscription.status !== 'canceled' && subscription.scheduledChange?.action === 'pause') return 'pausing';
   return subscription.status;
 }
 
@@ -34,6 +35,15 @@ export function SubscriptionSection({ detail, onAction, allowed }: { detail: Adm
   const live = subscription.status !== 'canceled';
   const refund = subscription.refund ? formatPrice(subscription.refund.amount.amount, subscription.refund.amount.currencyCode, language) : null;
   const endsAt = subscription.scheduledChange?.effectiveAt ?? subscription.currentPeriod?.endsAt ?? null;
+  const due = subscription.status === 'past_due' ? subscription.pastDue : null;
+  const pastDue = due
+    ? t('adminUser:subscription.pastDue', {
+        amount: formatPrice(due.amount.amount, due.amount.currencyCode, language),
+        since: when(due.since),
+        next: when(due.nextRetryAt ?? due.endsAt),
+        endsAt: when(due.endsAt),
+      })
+    : null;
   return (
     <Section
       title={t('adminUser:subscription.title')}
@@ -64,9 +74,23 @@ export function SubscriptionSection({ detail, onAction, allowed }: { detail: Adm
           ...(subscription.trialEndsAt ? ([[t('pages.subscription.trialEnds'), when(subscription.trialEndsAt)]] as [string, string][]) : []),
           ...(state === 'cancelling' ? ([[t('pages.subscription.activeUntil'), when(subscription.scheduledChange?.effectiveAt)]] as [string, string][]) : []),
           ...(subscription.canceledAt ? ([[t('adminUser:subscription.canceledAt'), when(subscription.canceledAt)]] as [string, string][]) : []),
+          // Issue 46: an overdue renewal with the access policy while Paddle retries, and a pause.
+          ...(pastDue ? ([[t('adminUser:subscription.pastDueLabel'), pastDue]] as [string, string][]) : []),
+          ...(subscription.pause
+            ? ([
+                [
+                  t('adminUser:subscription.pause'),
+                  subscription.pause.resumesAt
+                    ? t('adminUser:subscription.pauseUntil', { from: when(subscription.pause.startsAt), until: when(subscription.pause.resumesAt) })
+                    : t('adminUser:subscription.pauseOpen', { from: when(subscription.pause.startsAt) }),
+                ],
+              ] as [string, string][])
+            : []),
           [
             t('adminUser:subscription.refund'),
-            subscription.refund && refund ? t('adminUser:subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) }) : t('adminUser:subscription.noRefund'),
+            subscription.refund && refund
+              ? t(subscription.refundUsed ? 'adminUser:subscription.refundUntilStaff' : 'adminUser:subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) })
+              : t('adminUser:subscription.noRefund'),
           ],
           [t('adminUser:subscription.id'), subscription.id],
         ]}

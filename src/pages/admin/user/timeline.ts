@@ -93,6 +93,29 @@ export function describeEntry(t: TFunction, entry: ActivityEntry, language: stri
       return t(`${K}.passkeyRemoved`, { name: text(d.name) ?? '' });
     case 'two_factor.reset':
       return t('pages.users.audit.twoFactorReset');
+    // Issue 46: failed renewals, pauses and chargebacks.
+    case 'payment.failed': {
+      const amount = money() ?? '';
+      return text(d.endsAt) ? t(`${K}.paymentFailedUntil`, { amount, date: formatDateTime(String(d.endsAt), language) }) : t(`${K}.paymentFailed`, { amount });
+    }
+    case 'payment.recovered':
+      return t(`${K}.paymentRecovered`, { amount: money() ?? '' });
+    case 'payment.lost':
+      return t(`${K}.paymentLost`);
+    case 'subscription.paused': {
+      const from = text(d.startsAt) ? formatDateTime(String(d.startsAt), language) : '';
+      return text(d.resumesAt) ? t(`${K}.pausedUntil`, { from, until: formatDateTime(String(d.resumesAt), language) }) : t(`${K}.paused`, { from });
+    }
+    case 'subscription.pause_ended':
+      return t(d.scheduled === true ? `${K}.pauseWithdrawn` : `${K}.pauseEnded`);
+    case 'purchase.chargeback': {
+      const amount = money() ?? '';
+      const releases = strings(d.releases) ?? [];
+      if (text(d.subscriptionId)) return t(`${K}.chargebackSubscription`, { amount });
+      return releases.length > 0 ? t(`${K}.chargebackLicence`, { amount, releases: releases.join(', ') }) : t(`${K}.chargeback`, { amount });
+    }
+    case 'purchase.chargeback_reversed':
+      return t(`${K}.chargebackReversed`);
     case 'account.viewed':
       // Issue 47: a staff member (the entry's actor) saw the account as its owner does, read-only.
       return text(d.until) ? t('pages.users.audit.viewedUntil', { date: formatDateTime(String(d.until), language) }) : t('pages.users.audit.viewed');

@@ -1,8 +1,8 @@
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import { GridActionsCellItem, type GridColDef, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { TFunction } from 'i18next';
 import { Link as RouterLink } from 'react-router';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import { STAFF_ROLES } from '../../../../contract/roles.js';
 import type { AdminUser, UserSortField } from '../../../../contract/users.js';
@@ -71,9 +71,13 @@ export function userColumns({ t, language, selfId, onAction, userPath, allowed }
     {
       ...text('email', 260, 1.8),
       renderCell: ({ row }) => (
-        <Link component={RouterLink} to={userPath(row)} underline="hover" onClick={(event) => event.stopPropagation()}>
-          {row.email}
-        </Link>
+        <>
+          <Link component={RouterLink} to={userPath(row)} underline="hover" onClick={(event) => event.stopPropagation()}>
+            {row.email}
+          </Link>
+          {/* Issue 46 item 9: a bank took one of this user's payments back. */}
+          {row.chargeback && <Chip size="small" color="error" variant="outlined" label={t('pages.users.chargeback')} sx={{ ml: 1 }} data-testid="user-chargeback" />}
+        </>
       ),
     },
     flag('emailVerified'),

@@ -97,7 +97,8 @@ export function CheckoutSummary({
             {schedule.then ? (
               <li data-testid="checkout-then">{t('pages.prices.then', { date: date(schedule.then.from), amount: charge(schedule.then.charge), per })}</li>
             ) : (
-              <li data-testid="checkout-then">{t('pages.prices.renews', { per })}</li>
+              // One text per billing period ("Renews every year until you cancel."), never the object holding both.
+              interval && <li data-testid="checkout-then">{t(`pages.prices.renews.${interval}`)}</li>
             )}
           </Box>
         </Box>
