@@ -10,11 +10,12 @@ import type { Db } from './db/index.js';
 import { adminUsersModule } from './modules/admin-users/index.js';
 import { analyticsModule } from './modules/analytics/index.js';
 import { AccessTokens, authModule, OfflineTokens, Sessions, Throttle } from './modules/auth/index.js';
-import { billingModule, meBillingOf, RefundRunner } from './modules/billing/index.js';
+import { billingModule, KeptMeBilling, RefundRunner } from './modules/billing/index.js';
 import { couponsModule } from './modules/coupons/index.js';
 import { devModule } from './modules/dev/index.js';
 import { devicesModule, releaseSeatsAboveLimit } from './modules/devices/index.js';
-import { EventBus, eventsModule, PostgresEventBus, StreamRegistry } from './modules/events/index.js';
+import { EventBus, eventsModule, PostgresEventBus, StreamRegistry, type Invalidation } from './modules/events/index.js';
+import { KeptEntitlements } from './modules/entitlements/index.js';
 import { healthModule, Readiness } from './modules/health/index.js';
 import { JobQueue, jobsModule } from './modules/jobs/index.js';
 import { liteKeysModule } from './modules/lite-keys/index.js';
@@ -24,7 +25,7 @@ import { overviewModule } from './modules/overview/index.js';
 import { privacyModule } from './modules/privacy/index.js';
 import { releasesModule } from './modules/releases/index.js';
 import { pruneTwoFactor, twoFactorDepsOf, twoFactorModule } from './modules/two-factor/index.js';
-import { UsersRepo, usersModule } from './modules/users/index.js';
+import { SignedInUsers, UsersRepo, usersModule } from './modules/users/index.js';
 import { createGuards, requirePermissions } from './plugins/authentication.js';
 import { registerApiNotFound, registerErrorHandler } from './plugins/errors.js';
 import { requestLogSerializers, LOG_REDACT_PATHS } from './plugins/logging.js';
@@ -77,6 +78,44 @@ export interface AppDeps {
 const JOBS_DRAIN_MS = 8_000;
 const HOUSEKEEPING_MS = 3_600_000;
 
+/**
+ * Which kept reads an invalidation reaches (server/modules/events/bus.ts says who sends each): the
+ * signed-in users of the guard, `/users/me`'s billing facts, and the entitlements of the heartbeat and
+ * the account home.
+ */
+function forgetOn(
+  invalidation: Invalidation,
+  kept: { signedIn: SignedInUsers; meBilling: KeptMeBilling; entitlements: KeptEntitlements },
+): void {
+  switch (invalidation.kind) {
+    case 'sessions-ended':
+      if (invalidation.sessionIds === 'all') kept.signedIn.forgetUser(invalidation.userId);
+      else kept.signedIn.forgetSessions(invalidation.sessionIds);
+      return;
+    case 'roles-changed':
+    case 'account-changed':
+      kept.signedIn.forgetUser(invalidation.userId);
+      return;
+    case 'holdings-changed':
+      kept.meBilling.forgetUser(invalidation.userId);
+      kept.entitlements.forgetUser(invalidation.userId);
+      return;
+    case 'user-deleted':
+      kept.signedIn.forgetUser(invalidation.userId);
+      kept.meBilling.forgetUser(invalidation.userId);
+      kept.entitlements.forgetUser(invalidation.userId);
+      return;
+    case 'releases-changed':
+      kept.meBilling.forgetReleases();
+      kept.entitlements.forgetReleases();
+      return;
+    case 'everything':
+      kept.signedIn.forgetAll();
+      kept.meBilling.forgetAll();
+      kept.entitlements.forgetAll();
+  }
+}
+
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest N hops" (proxy-addr's index). */
 function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
@@ -127,22 +166,34 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
   registerPerAddressLimit(app, config.rateLimitPerAddress);
   registerErrorHandler(app);
 
+  // SQLite is one instance: its streams hear its events. On PostgreSQL every instance hears every instance's.
+  const bus = db.dialect === 'postgres' && config.database.dialect === 'postgres' ? new PostgresEventBus(config.database.url, app.log) : new EventBus();
   // Collaborators, built once and shared through the modules' context.
   const users = new UsersRepo(db);
   const accessTokens = new AccessTokens(config.jwtSecret, clock);
   const offlineTokens = new OfflineTokens(db.kysely, clock);
   const sessions = new Sessions(db.kysely, clock, accessTokens, offlineTokens, config.appUrl);
-  const guards = createGuards({ accessTokens, users, sessions, clock, staffTwoFactor: config.staffTwoFactor });
+  // What only writes change, kept by this instance while it hears every invalidation (issue 45; server/kept.ts).
+  const keeping = { clock, listening: () => bus.connected };
+  const signedIn = new SignedInUsers(users, keeping);
+  const meBilling = new KeptMeBilling(db.kysely, keeping);
+  const entitlements = new KeptEntitlements(db.kysely, keeping);
+  bus.onInvalidation((invalidation) => forgetOn(invalidation, { signedIn, meBilling, entitlements }));
+  // A sign-out is answered once its end has left for the other instances: they refuse the token soon after.
+  sessions.announceEndsTo(async (userId, sessionIds) => {
+    bus.announce({ kind: 'sessions-ended', userId, sessionIds });
+    await bus.sent();
+  });
+  users.announceChangesTo((userId) => bus.announce({ kind: 'account-changed', userId }));
+  const guards = createGuards({ accessTokens, signedIn, sessions, clock, staffTwoFactor: config.staffTwoFactor });
   requirePermissions(app, guards);
   await registerOpenApi(app, { guards, serverUrl: config.appUrl });
   registerGuessLimits(app, throttle);
   // After-the-answer work as durable jobs, run by this instance's worker (and every other instance's).
   const jobs = new JobQueue({ db: db.kysely, dialect: db.dialect, clock, log: app.log });
   app.decorate('jobs', jobs);
-  // SQLite is one instance: its streams hear its events. On PostgreSQL every instance hears every instance's.
-  const bus = db.dialect === 'postgres' && config.database.dialect === 'postgres' ? new PostgresEventBus(config.database.url, app.log) : new EventBus();
+  app.decorate('bus', bus);
   const streams = new StreamRegistry(bus, config.maxEventStreams ?? 10_000);
-  sessions.announceEndsTo((userId, sessionIds) => bus.announce({ kind: 'sessions-ended', userId, sessionIds }));
   const readiness = new Readiness(db, { worker: () => jobs.isRunning, events: () => bus.connected });
   // Closing: the load balancer hears "not ready" at once, before streams end and the port closes.
   app.addHook('preClose', async () => readiness.markClosing());
@@ -176,7 +227,8 @@ export async function buildApp({ config, db, clock, eventHeartbeatMs = EVENT_STR
     offlineTokens,
     sessions,
     refunds: new RefundRunner({ db: db.kysely, paddle, clock, appUrl: config.appUrl, bus, jobs, users }),
-    billingFacts: (userId, now) => meBillingOf(db.kysely, userId, now),
+    billingFacts: (userId, now) => meBilling.of(userId, now),
+    entitlements,
     releaseSeatsAboveLimit,
     eventHeartbeatMs,
   };

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { AccessTokens, OfflineTokens, Sessions, Throttle } from './modules/auth/index.js';
 import type { RefundRunner, ReleaseSeatsAboveLimit } from './modules/billing/index.js';
+import type { KeptEntitlements } from './modules/entitlements/index.js';
 import type { EventBus, StreamRegistry } from './modules/events/index.js';
 import type { Readiness } from './modules/health/index.js';
 import type { JobQueue } from './modules/jobs/index.js';
@@ -49,8 +50,10 @@ export interface ModuleContext {
   offlineTokens: OfflineTokens;
   sessions: Sessions;
   refunds: RefundRunner;
-  /** Billing's facts for `/users/me`, handed to the users module (which does not import billing). */
+  /** Billing's facts for `/users/me` (kept by billing), handed to the users module (which does not import billing). */
   billingFacts: BillingFacts;
+  /** The entitlements the desktop's heartbeat and the account home answer, kept until a write changes them (issue 45). */
+  entitlements: KeptEntitlements;
   /** Devices' release of the seats beyond a user's limit, handed to billing for a returned licence (billing does not import devices). */
   releaseSeatsAboveLimit: ReleaseSeatsAboveLimit;
   /** The event stream's heartbeat (spec section 9: 45000 ms). */

@@ -4,10 +4,10 @@ import { isStaff, staffRoleOf } from '../../contract/roles.js';
 import { AppError } from '../errors.js';
 import type { StaffActor } from '../modules/activity/index.js';
 import { type AccessTokens, type SessionClient, type Sessions } from '../modules/auth/index.js';
-import { type AuthSession, type UsersRepo, type UserWithRoles } from '../modules/users/index.js';
+import { type AuthSession, type SignedInUsers, type UserWithRoles } from '../modules/users/index.js';
 import type { Clock } from '../clock.js';
 
-/** The signed-in user as loaded by the guard (one read per request, reused by the handler). */
+/** The signed-in user as loaded by the guard (kept per session, or one read; reused by the handler). */
 export type AuthUser = UserWithRoles;
 
 declare module 'fastify' {
@@ -109,15 +109,17 @@ export function presentedBearer(request: FastifyRequest): string | null {
 
 /**
  * Bearer authentication for every protected route. The token proves who is calling and in which session;
- * the user, their roles and that session are read from the database in one query on each request, so a
- * deleted or demoted user, or an ended session (sign-out, ended from another device, password change),
- * loses access at once. A token past half its life is replaced through the `Bearer` response header
- * (spec section 4), never with one that outlives the session.
+ * the user, their roles and that session are one statement, kept by this instance until a change to any
+ * of them is announced (users' SignedInUsers, issue 45), so a deleted or demoted user, or an ended session
+ * (sign-out, ended from another device, password change), loses access from the next request on the
+ * instance that made the change, and on every other one once PostgreSQL's notification arrives. A token
+ * past half its life is replaced through the `Bearer` response header (spec section 4), never with one
+ * that outlives the session.
  */
-export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRepo; sessions: Sessions; clock: Clock; staffTwoFactor: StaffTwoFactor }): Guards {
+export function createGuards(deps: { accessTokens: AccessTokens; signedIn: SignedInUsers; sessions: Sessions; clock: Clock; staffTwoFactor: StaffTwoFactor }): Guards {
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<AuthUser> {
     const claims = await deps.accessTokens.verify(bearerToken(request));
-    const found = await deps.users.findWithSession(claims.userId, claims.sessionId, deps.clock.now());
+    const found = await deps.signedIn.find(claims.userId, claims.sessionId, deps.clock.now());
     if (!found) throw new AppError('UNAUTHORIZED', 401);
     const { user, session } = found;
     if (!session) throw new AppError('SESSION_EXPIRED', 401);
@@ -133,7 +135,9 @@ export function createGuards(deps: { accessTokens: AccessTokens; users: UsersRep
     if (request.twoFactorEnrolmentRequired && request.routeOptions.config.duringTwoFactorEnrolment !== true) {
       throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 403);
     }
-    await deps.sessions.touch(session.id, session.last_active_at);
+    // The kept session remembers the write, so the next one waits its minute again.
+    const touchedAt = await deps.sessions.touch(session.id, session.last_active_at);
+    if (touchedAt) session.last_active_at = touchedAt;
     if (deps.accessTokens.isPastHalfLife(claims) && claims.expiresAt * 1000 < Date.parse(session.expires_at)) {
       reply.header('Bearer', await deps.sessions.renewToken(user, session, claims.viewedBy));
     }

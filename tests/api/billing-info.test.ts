@@ -166,6 +166,7 @@ describeEachDatabase(
     it('starts from the profile’s country while no billing address is saved', async () => {
       const user = await session(server());
       await server().db.kysely.updateTable('users').set({ country: 'at' }).where('id', '=', user.id).execute();
+      server().app.bus.announce({ kind: 'account-changed', userId: user.id });
       expect((await read(server(), user.token)).json()).toMatchObject({ country: 'AT', postalCode: null });
       // Nothing is saved at Paddle by reading it.
       expect(await all(paddle.paddle.addresses.list(user.customerId))).toEqual([]);
@@ -175,6 +176,7 @@ describeEachDatabase(
       // A profile country that is no known region is not offered.
       const other = await session(server());
       await server().db.kysely.updateTable('users').set({ country: 'XX' }).where('id', '=', other.id).execute();
+      server().app.bus.announce({ kind: 'account-changed', userId: other.id });
       expect((await read(server(), other.token)).json().country).toBeNull();
     });
 

@@ -170,6 +170,7 @@ describeEachDatabase(
           last_event_at: now,
         })
         .execute();
+      server().app.bus.announce({ kind: 'holdings-changed', userId: user.id });
       expect((await heartbeat(server(), deviceToken)).json().entitlement).toMatchObject({
         plan: 'trial',
         trialEndsAt: trialEnds.toISOString(),
@@ -183,6 +184,7 @@ describeEachDatabase(
         server().clock.set(trialEnds);
         expect((await heartbeat(server(), deviceToken)).json().entitlement).toMatchObject({ plan: 'trial', exportEnabled: false, saveEnabled: false });
         await server().db.kysely.updateTable('subscriptions').set({ status: 'active' }).where('user_id', '=', user.id).execute();
+        server().app.bus.announce({ kind: 'holdings-changed', userId: user.id });
         expect((await heartbeat(server(), deviceToken)).json().entitlement).toMatchObject({ plan: 'subscription', exportEnabled: true, saveEnabled: true });
       } finally {
         server().clock.set(start);

@@ -218,9 +218,12 @@ describeEachDatabase(
       const back = await authorizeAs(server(), 'facebook', identity({ email: who.email }), 'connect');
       const connected = await call(server(), 'POST', '/api/auth/facebook/connect', { code: back.code, state: back.state, iss: back.iss, redirectUrl: back.redirectUrl }, access_token);
       expect(connected.json()).toMatchObject({ googleConnected: true, facebookConnected: true });
+      // The signed-in user this instance keeps follows at once (issue 45).
+      expect(await me(server(), access_token)).toMatchObject({ googleConnected: true, facebookConnected: true });
       const done = await call(server(), 'PATCH', '/api/users/me/disconnectSocial/google', undefined, access_token);
       expect(done.statusCode).toBe(200);
       expect(done.json()).toMatchObject({ googleConnected: false, facebookConnected: true });
+      expect(await me(server(), access_token)).toMatchObject({ googleConnected: false, facebookConnected: true });
       const notThere = await call(server(), 'PATCH', '/api/users/me/disconnectSocial/google', undefined, access_token);
       expect(notThere.json().messageKey).toBe('SOCIAL_NOT_CONNECTED');
     });

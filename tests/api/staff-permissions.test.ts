@@ -113,7 +113,7 @@ describeEachDatabase('staff roles and permissions', (server) => {
   it('refuses to start with an admin route that names no permission, or a permission without the staff guard', async () => {
     const guards = createGuards({
       accessTokens: {} as never,
-      users: {} as never,
+      signedIn: {} as never,
       sessions: {} as never,
       clock: { now: () => new Date() },
       staffTwoFactor: 'optional',

@@ -71,7 +71,14 @@ describeEachDatabase('admin routes', (server) => {
     const admin = await server().createUser({ roles: ['user', 'admin'] });
     const { access_token } = await signIn(server(), admin.email, admin.password);
     expect((await get(server(), '/api/users', access_token)).statusCode).toBe(200);
-    await server().db.kysely.deleteFrom('user_roles').where('user_id', '=', admin.id).where('role', '=', 'admin').execute();
+    // Demoted the only way roles change: another admin's PATCH (the instance keeps the signed-in user until then).
+    const demoted = await server().app.inject({
+      method: 'PATCH',
+      url: `/api/users/${admin.id}`,
+      headers: { authorization: `Bearer ${await adminToken()}` },
+      payload: { roles: ['user'] },
+    });
+    expect(demoted.statusCode).toBe(200);
     expect((await get(server(), '/api/users', access_token)).statusCode).toBe(403);
   });
 });

@@ -23,7 +23,7 @@ export const adminUsersModule: PortalModule = async (app, context) => {
       db: context.db.kysely,
       sessions: context.sessions,
       registration: registrationDepsOf(context),
-      billing: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, refunds: context.refunds },
+      billing: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, refunds: context.refunds, bus: context.bus },
       devices: admin,
       users: context.users,
     },

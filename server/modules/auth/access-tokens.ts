@@ -24,13 +24,14 @@ export interface AccessClaims {
 
 /**
  * Access tokens: HS256 JWTs with an explicit algorithm list, required `exp`, issuer, audience and type,
- * checked against the injected clock. Roles in the token are informative; the server reads roles from
- * the database on every request so a demotion or deletion takes effect at once.
+ * checked against the injected clock. Roles in the token are informative; the guard takes roles from the
+ * signed-in user it reads (or keeps until a change is announced), so a demotion or deletion takes effect
+ * from the next request.
  */
 /**
  * Verified tokens are remembered (bounded, oldest evicted first): jose verifies through WebCrypto at
  * about 150 µs a call, which dominated a signed-in request. A cached token is still refused once its
- * `exp` passes by the clock; revocation does not rely on this cache (users and roles are read per request).
+ * `exp` passes by the clock; revocation does not rely on this cache (the guard asks for the token's session).
  */
 const VERIFIED_CACHE_SIZE = 10_000;
 

@@ -38,8 +38,11 @@ export interface SessionClient {
  */
 export type EndReason = 'signed-out' | 'ended-by-user' | 'ended-by-admin' | 'password-changed' | 'account-deleted' | 'token-reused' | 'view-revoked';
 
-/** Told when sessions end, so open event streams of those sessions close at once. */
-export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => void;
+/**
+ * Told when sessions end, so open event streams of those sessions close at once and every instance
+ * forgets them; the end is answered once the announcement has left (see server/app.ts).
+ */
+export type SessionsEnded = (userId: string, sessionIds: string[] | 'all') => Promise<void>;
 
 /**
  * The browser and system of a user agent, in words a person recognises ("Chrome 131", "Windows 10"), and
@@ -56,11 +59,11 @@ export function describeClient(userAgent: string | null): { browser: string | nu
 /**
  * Server-side sessions (issue 17). Every sign-in starts one; its access tokens carry its id and expire
  * no later than it does; its offline token renews only it. Ending a session refuses its tokens from the
- * next request on (the guard reads the session with the user), revokes its offline tokens and tells the
- * event streams.
+ * next request on (the end is announced after its commit, and every instance forgets the session it
+ * keeps for the guard: this one at once), revokes its offline tokens and tells the event streams.
  */
 export class Sessions {
-  private onEnded: SessionsEnded = () => undefined;
+  private onEnded: SessionsEnded = async () => undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -159,7 +162,7 @@ export class Sessions {
    */
   async endViewsBy(staffId: string): Promise<number> {
     const ended = await repo.endViewsBy(this.db, staffId, this.clock.now().toISOString());
-    for (const view of ended) this.onEnded(view.user_id, [view.id]);
+    for (const view of ended) await this.onEnded(view.user_id, [view.id]);
     return ended.length;
   }
 
@@ -186,11 +189,13 @@ export class Sessions {
     return repo.sessionStartedAt(this.db, sessionId);
   }
 
-  /** Records activity, at most once a minute per session. */
-  async touch(sessionId: string, lastActiveAt: string): Promise<void> {
+  /** Records activity, at most once a minute per session; the time written, or null when it was not yet due. */
+  async touch(sessionId: string, lastActiveAt: string): Promise<string | null> {
     const now = this.clock.now();
-    if (now.getTime() - Date.parse(lastActiveAt) < ACTIVITY_RESOLUTION_MS) return;
-    await repo.setLastActive(this.db, sessionId, now.toISOString());
+    if (now.getTime() - Date.parse(lastActiveAt) < ACTIVITY_RESOLUTION_MS) return null;
+    const at = now.toISOString();
+    await repo.setLastActive(this.db, sessionId, at);
+    return at;
   }
 
   /** Ends one of the user's sessions; false when it is not theirs or has ended already. */
@@ -243,7 +248,7 @@ export class Sessions {
       return ids;
     });
     if (ended.length === 0) return ended;
-    this.onEnded(userId, ended);
+    await this.onEnded(userId, ended);
     return ended;
   }
 

@@ -28,6 +28,7 @@ export const billingModule: PortalModule = async (app, context) => {
     paddle: context.paddle,
     clock: context.clock,
     refunds: context.refunds,
+    bus: context.bus,
     users: context.users,
     releaseSeatsAboveLimit: context.releaseSeatsAboveLimit,
   };
@@ -64,7 +65,7 @@ export const billingModule: PortalModule = async (app, context) => {
 
 export { buyerOf, planBuyerOf } from './buyer.js';
 export { Catalogue } from './catalogue.js';
-export { meBillingOf, liveSubscriptions, upgradeEligibility } from './ownership.js';
+export { KeptMeBilling, ME_BILLING_MAX_AGE_MS, meBillingOf, liveSubscriptions, upgradeEligibility, type MeBillingFacts } from './ownership.js';
 export { type ReleaseSeatsAboveLimit } from './purchased-licences.js';
 export { RefundRunner, type RefundDeps } from './refunds.js';
 export { cancelSubscription, paymentMethodOf, paymentStatusOf, type ActionDeps } from './subscription-actions.js';

@@ -7,6 +7,7 @@ import { AppError } from '../../errors.js';
 import { perpetualLicenceOf, perpetualLicencesOf, revokeLicence, type PerpetualLicenceRow } from '../licensing/index.js';
 import { buildsOfRelease } from '../releases/index.js';
 import type { UserWithRoles } from '../users/index.js';
+import { type EventBus } from '../events/index.js';
 import { releaseRefund, useRefund, usedRefunds } from './refund-once.js';
 import { auditPurchase, recordRefund, REFUND_WINDOW_MS, type RefundRunner } from './refunds.js';
 import { paymentsById } from './transactions-repo.js';
@@ -114,14 +115,22 @@ async function downloadsOf(db: Kysely<Database>, release: string, updatesUntil: 
  * `POST /perpetual/license/{id}/return` (spec section 9): a licence bought within the last 14 days goes
  * back: in one transaction it is revoked, its payment recorded for a full refund (with the job that asks
  * Paddle), the seats beyond the user's new limit released, and the audit trail written; then the refund is
- * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries).
+ * asked of Paddle at once, so the answer can say so (a failure is left to the job's retries). Every
+ * instance forgets what it keeps of what the user holds once the revocation has committed.
  */
 export async function returnLicence(
-  deps: { db: Kysely<Database>; clock: { now(): Date }; refunds: Pick<RefundRunner, 'refundTransaction'>; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit },
+  deps: {
+    db: Kysely<Database>;
+    clock: { now(): Date };
+    refunds: Pick<RefundRunner, 'refundTransaction'>;
+    releaseSeatsAboveLimit: ReleaseSeatsAboveLimit;
+    bus: Pick<EventBus, 'announce'>;
+  },
   user: UserWithRoles,
   licenceId: string,
 ): Promise<{ refund: { amount: number; currencyCode: string } }> {
   const returned = await revokeForRefund(deps, user, licenceId);
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
   await deps.refunds.refundTransaction(returned.transactionId);
   return { refund: returned.refund };
 }

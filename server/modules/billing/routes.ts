@@ -26,10 +26,15 @@ import { changeBillingInfo, createCheckout } from './checkout.js';
 import { perpetualProductsFor, plansFor, preloadFor } from './offers.js';
 import { perpetualLicences, returnLicence, type ReleaseSeatsAboveLimit } from './purchased-licences.js';
 import type { RefundRunner } from './refunds.js';
+import { type EventBus } from '../events/index.js';
 import { billingInfo, customerIdFor, type BillingInfoDeps } from './customers.js';
 
 /** Catalogue, price previews, discounts, the billing customer and billing info (spec section 7). */
-export const billingRoutes: FastifyPluginAsyncZod<{ deps: BillingInfoDeps & { refunds: RefundRunner; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit }; guards: Guards; paddleConfig: PaddleConfig }> = async (
+export const billingRoutes: FastifyPluginAsyncZod<{
+  deps: BillingInfoDeps & { refunds: RefundRunner; releaseSeatsAboveLimit: ReleaseSeatsAboveLimit; bus: Pick<EventBus, 'announce'> };
+  guards: Guards;
+  paddleConfig: PaddleConfig;
+}> = async (
   app,
   { deps, guards, paddleConfig },
 ) => {

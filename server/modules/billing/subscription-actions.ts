@@ -1,4 +1,4 @@
-import type { Paddle, Transaction } from '@paddle/paddle-node-sdk';
+import type { Paddle, Subscription as PaddleSubscription, Transaction } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import type { CancelReason, Invoice, PaymentMethod, PaymentStatus, PlanChangePreview, Subscription } from '../../../contract/subscription.js';
 import { callPaddle } from '../../billing/paddle.js';
@@ -10,6 +10,7 @@ import { catalogueText, type Catalogue } from './catalogue.js';
 import { customerIdFor } from './customers.js';
 import { auditPurchase, recordRefund, type RefundRunner } from './refunds.js';
 import { recordActivity, type StaffActor } from '../activity/index.js';
+import { type EventBus } from '../events/index.js';
 import { refundOffer, subscriptionOf } from './subscription-read.js';
 import { refundIdsOf } from './refunds-repo.js';
 import { recordCancellation } from './cancellations-repo.js';
@@ -25,6 +26,18 @@ export interface ActionDeps {
   paddle: Paddle | null;
   clock: Clock;
   refunds: RefundRunner;
+  /** Told when the subscription changed here, so every instance forgets what it keeps of it (issue 45). */
+  bus: Pick<EventBus, 'announce'>;
+}
+
+/**
+ * Keeps Paddle's answer to an action (the webhook that follows then changes nothing, and publishes
+ * nothing new) and has every instance forget what it keeps of what the user holds: `/users/me`'s
+ * subscription and the entitlement the home and the desktop answer.
+ */
+async function remember(deps: ActionDeps, subscription: PaddleSubscription): Promise<void> {
+  const userId = await rememberSubscription(deps.db, subscription);
+  if (userId) deps.bus.announce({ kind: 'holdings-changed', userId });
 }
 
 async function current(deps: ActionDeps, user: Pick<UserWithRoles, 'id'>): Promise<Subscription> {
@@ -98,6 +111,8 @@ export async function cancelSubscription(
       at: now,
     });
   });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -167,7 +182,7 @@ export async function continueSubscription(deps: ActionDeps, user: UserWithRoles
   if (subscription.scheduledChange?.action !== 'cancel') return subscription;
   assertNotLocked(subscription, deps.clock.now());
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, { scheduledChange: null }), 'SUBSCRIPTION_NOT_FOUND');
-  await rememberSubscription(deps.db, updated);
+  await remember(deps, updated);
   await recordActivity(deps.db, { userId: user.id, kind: 'subscription.resumed', details: { subscriptionId: subscription.id }, at: deps.clock.now() });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
@@ -206,6 +221,8 @@ export async function pauseSubscription(deps: ActionDeps, user: UserWithRoles, r
     await rememberSubscription(trx, updated);
     await recordActivity(trx, { userId: user.id, kind: 'subscription.paused', details: { subscriptionId: subscription.id, startsAt, resumesAt: resumeAt ?? null }, at: now });
   });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -229,6 +246,8 @@ export async function resumeSubscription(deps: ActionDeps, user: UserWithRoles):
     await rememberSubscription(trx, updated);
     await recordActivity(trx, { userId: user.id, kind: 'subscription.pause_ended', details: { subscriptionId: subscription.id, scheduled }, at: now });
   });
+  // What /users/me and the entitlements keep of the subscription is forgotten on every instance (issue 45).
+  deps.bus.announce({ kind: 'holdings-changed', userId: user.id });
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -282,7 +301,7 @@ export async function changePlan(deps: ActionDeps, catalogue: Catalogue, user: U
   const subscription = await current(deps, user);
   const plan = await target(deps, catalogue, subscription, interval);
   const updated = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.update(subscription.id, changeRequest(plan.id)), 'SUBSCRIPTION_NOT_FOUND');
-  await rememberSubscription(deps.db, updated);
+  await remember(deps, updated);
   return (await subscriptionOf(deps.db, user.id, deps.clock.now())) as Subscription;
 }
 
@@ -328,7 +347,7 @@ export async function approveSubscription(deps: ActionDeps, user: UserWithRoles,
   const subscription = await callPaddle(deps.paddle, (paddle) => paddle.subscriptions.get(subscriptionId), 'SUBSCRIPTION_NOT_FOUND');
   // Someone else's subscription answers exactly like a missing one.
   if (subscription.customerId !== customerId) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-  await rememberSubscription(deps.db, subscription);
+  await remember(deps, subscription);
   const stored = await subscriptionOf(deps.db, user.id, deps.clock.now());
   if (!stored) throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
   return stored;

@@ -7,5 +7,5 @@ export const couponsModule: PortalModule = async (app, context) => {
 };
 
 export { couponProblem, createCoupon, listCoupons, redeemInTransaction, type CouponDeps } from './service.js';
-export { accessRunningUntil } from './access-repo.js';
+export { accessRunningUntil, openAccessPasses, type AccessPass } from './access-repo.js';
 export { couponRecordsOf, couponsForSupport } from './account-data-repo.js';

@@ -7,7 +7,10 @@ import { deviceRoutes } from './routes.js';
  * limit comes from the entitlements, and billing reaches `releaseSeatsAboveLimit` through its port.
  */
 export const devicesModule: PortalModule = async (app, context) => {
-  await app.register(deviceRoutes, { deps: { db: context.db.kysely, dialect: context.db.dialect, clock: context.clock, bus: context.bus }, guards: context.guards });
+  await app.register(deviceRoutes, {
+    deps: { db: context.db.kysely, dialect: context.db.dialect, clock: context.clock, bus: context.bus, entitlements: context.entitlements },
+    guards: context.guards,
+  });
 };
 
 export { releaseSeat, releaseSeatsAboveLimit, seatsOf, type DeviceDeps } from './service.js';

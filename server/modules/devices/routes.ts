@@ -20,7 +20,7 @@ import { AppError } from '../../errors.js';
 import { currentUser, presentedBearer, type Guards } from '../../plugins/authentication.js';
 import { GUESS_LIMITS } from '../../plugins/guess-limits.js';
 import { type LiteKeyDeps, claimLiteKey } from '../lite-keys/index.js';
-import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps } from './service.js';
+import { activateDevice, heartbeat, releaseSeat, reportBatch, reportExport, reportSession, seatForToken, seatsOf, type DeviceDeps, type HeartbeatDeps } from './service.js';
 
 /** The device token from `Authorization: Bearer sld_...`, resolved to its seat. */
 async function deviceSeat(deps: DeviceDeps, request: FastifyRequest) {
@@ -33,7 +33,7 @@ async function deviceSeat(deps: DeviceDeps, request: FastifyRequest) {
  * The user's seats (spec section 7: `DELETE /perpetual/seats?id=`) and the desktop API the application
  * uses: activate with the user's access token, then everything else with the device token it got.
  */
-export const deviceRoutes: FastifyPluginAsyncZod<{ deps: DeviceDeps & LiteKeyDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const deviceRoutes: FastifyPluginAsyncZod<{ deps: HeartbeatDeps & LiteKeyDeps; guards: Guards }> = async (app, { deps, guards }) => {
   app.get('/perpetual/seats', { onRequest: guards.user, schema: { response: { 200: seatsResponseSchema } } }, async (request) =>
     seatsOf(deps, currentUser(request).id),
   );

@@ -10,7 +10,7 @@ import { AppError } from '../../errors.js';
 import { type EventBus } from '../events/index.js';
 import { ingest, type Report } from '../analytics/index.js';
 import { recordActivity, type StaffActor } from '../activity/index.js';
-import { entitlementsOf } from '../entitlements/index.js';
+import { entitlementsOf, type KeptEntitlements } from '../entitlements/index.js';
 import {
   deleteSeat,
   deleteSeats,
@@ -149,12 +149,18 @@ export async function seatForToken(db: Kysely<Database>, token: string): Promise
   return seat;
 }
 
+/** The desktop API's deps beyond the seats': the entitlements kept until a write changes them (issue 45). */
+export interface HeartbeatDeps extends DeviceDeps {
+  entitlements: Pick<KeptEntitlements, 'of'>;
+}
+
 /**
  * `POST /desktop/heartbeat`: the device is in use. Updates its last login (and the user's 'last
- * launched' when the application has just started) and answers what the user may do now.
+ * launched' when the application has just started) and answers what the user may do now, from what
+ * this instance keeps of what they hold (every write that changes it forgets it).
  */
 export async function heartbeat(
-  deps: DeviceDeps,
+  deps: HeartbeatDeps,
   seat: SeatRow,
   input: { launched?: boolean | undefined; launchId?: string | undefined; version?: string | undefined },
 ): Promise<{ seat: Seat; entitlement: Entitlement }> {
@@ -166,7 +172,7 @@ export async function heartbeat(
     // A retried heartbeat with the same launch id counts once; without one, every start counts.
     await ingest(deps, [{ kind: 'launch', userId: seat.user_id, id: input.launchId ?? randomUUID(), channel: seat.channel, at: deps.clock.now() }]);
   }
-  const { entitlement } = await entitlementsOf(deps.db, seat.user_id, deps.clock.now(), input.version);
+  const { entitlement } = await deps.entitlements.of(seat.user_id, deps.clock.now(), input.version);
   return { seat: toSeat(row), entitlement };
 }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { SEATS_PER_ENTITLEMENT, type Entitlement, type EntitlementItem } from '../../../contract/licensing.js';
 import type { Database } from '../../db/schema.js';
 import { latestSubscriptionOf, type EntitlingSubscription } from '../billing/index.js';
-import { accessRunningUntil } from '../coupons/index.js';
+import { accessRunningUntil, openAccessPasses, type AccessPass } from '../coupons/index.js';
 import { heldLicences, type HeldLicence } from '../licensing/index.js';
 import { buildOfVersion } from '../releases/index.js';
 
@@ -16,10 +16,47 @@ export interface Entitlements {
 }
 
 /**
- * What the user may do at `now`, from their latest subscription (billing's), licences and Lite keys
- * (licensing's) and coupon access (coupons'), each asked of the module that owns it.
+ * Everything a user holds that decides what they may do: their latest subscription (billing's), their
+ * licences and Lite keys (licensing's) and their coupon access not ended yet (coupons'), each asked of the
+ * module that owns it. Only writes change it; what the time decides (a trial's end, a pass's start and end)
+ * is decided from it at each moment. ./kept.ts keeps it.
+ */
+export interface Holdings {
+  subscription: EntitlingSubscription | undefined;
+  licences: HeldLicence[];
+  accessPasses: AccessPass[];
+}
+
+/** A build the desktop application runs, as the portal knows it: its release line and publication. */
+export type KnownBuild = { release: string; published_at: string } | undefined;
+
+/** What the user holds, read now, in the caller's transaction when there is one. */
+export async function holdingsOf(db: Kysely<Database>, userId: string, now: Date): Promise<Holdings> {
+  // A subscription being undone as a duplicate, and a returned licence, entitle nothing: their owners leave them out.
+  const [subscription, licences, accessPasses] = await Promise.all([
+    latestSubscriptionOf(db, userId),
+    // Full licences and Lite ones: a claimed Lite key is a licence of the Lite edition.
+    heldLicences(db, userId),
+    openAccessPasses(db, userId, now),
+  ]);
+  return { subscription, licences, accessPasses };
+}
+
+/**
+ * What the user may do at `now`, read from the database now: for the decisions made in a transaction
+ * (a seat's activation, the seats released after a return). The desktop's heartbeat and the account
+ * home ask ./kept.ts, which keeps the holdings; both answer `entitlementsFrom`.
+ */
+export async function entitlementsOf(db: Kysely<Database>, userId: string, now: Date, version?: string): Promise<Entitlements> {
+  const [held, build] = await Promise.all([holdingsOf(db, userId, now), version ? buildOfVersion(db, version) : undefined]);
+  return entitlementsFrom(held, now, build);
+}
+
+/**
+ * What the user may do at `now` with what they hold (and, for a heartbeat naming its version, the build
+ * it runs):
  * - an active (or past-due) subscription: 'subscription', export and save enabled;
- * - a perpetual licence: 'perpetual', enabled (for `version`, when named, only if the licence covers it);
+ * - a perpetual licence: 'perpetual', enabled (for a named build, only if the licence covers it);
  * - coupon access running now: 'access', enabled until it ends;
  * - a trialing subscription: 'trial', enabled until the trial's end date by this clock, disabled from it;
  * - a Shapelab Lite key: 'lite', enabled;
@@ -28,17 +65,9 @@ export interface Entitlements {
  * `items` lists all of them in detail: the desktop API and the account home both answer this one result,
  * so what the home shows and what the application unlocks never disagree (issue 20).
  */
-export async function entitlementsOf(db: Kysely<Database>, userId: string, now: Date, version?: string): Promise<Entitlements> {
-  // Each owner answers for its own table, in the caller's transaction when there is one. A subscription
-  // being undone as a duplicate, and a returned licence, entitle nothing: their owners leave them out.
-  const [subscription, licences, accessEnds, build] = await Promise.all([
-    latestSubscriptionOf(db, userId),
-    // Full licences and Lite ones: a claimed Lite key is a licence of the Lite edition.
-    heldLicences(db, userId),
-    accessRunningUntil(db, userId, now),
-    version ? buildOfVersion(db, version) : undefined,
-  ]);
-
+export function entitlementsFrom(held: Holdings, now: Date, build: KnownBuild): Entitlements {
+  const { subscription, licences } = held;
+  const accessEnds = accessRunningUntil(held.accessPasses, now);
   const paid = subscription !== undefined && PAID_STATUSES.has(subscription.status);
   const trialing = subscription?.status === 'trialing';
   const trialEndsAt = trialing ? (subscription.trial_ends_at ?? null) : null;

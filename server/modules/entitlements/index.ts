@@ -4,4 +4,5 @@
  * limit share. A read model without routes or tables of its own: it asks billing, licensing, coupons and
  * releases (a build's release line) through their public functions.
  */
-export { entitlementsOf, type Entitlements } from './entitlements.js';
+export { entitlementsFrom, entitlementsOf, holdingsOf, type Entitlements, type Holdings } from './entitlements.js';
+export { HOLDINGS_MAX_AGE_MS, KeptEntitlements } from './kept.js';

@@ -9,6 +9,6 @@ export const eventsModule: PortalModule = async (app, context) => {
   await app.register(eventRoutes, { bus: context.bus, streams: context.streams, guards: context.guards, heartbeatMs: context.eventHeartbeatMs });
 };
 
-export { ADMINS, EventBus, type StreamControl, type StreamEvent } from './bus.js';
+export { ADMINS, EventBus, type Invalidation, type StreamControl, type StreamEvent } from './bus.js';
 export { PostgresEventBus } from './postgres-bus.js';
 export { StreamRegistry } from './streams.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { EventBus, type StreamControl, type StreamEvent } from './bus.js';
+import { EventBus, holdingsInvalidationOf, invalidationOf, type StreamControl, type StreamEvent } from './bus.js';
 
 /** The one PostgreSQL channel of the portal's events (NOTIFY payloads stay far below its 8000 bytes). */
 export const EVENTS_CHANNEL = 'portal_events';
@@ -19,6 +19,12 @@ type Message = { userId: string; event: StreamEvent } | { control: StreamControl
  * A lost connection is opened again with backoff (readiness says `events` meanwhile); what is published
  * in between waits for it, and what others published in between is missed: the browser's live provider
  * refetches when its stream reconnects, so a page is at most stale until then.
+ *
+ * What the instance keeps (server/kept.ts) must not outlive a message it missed: it forgets everything
+ * when the connection is lost and again when it is back, and keeps nothing while `connected` is false.
+ * Its own invalidations it applies at once, not when it hears them back: the instance that ended a
+ * session refuses its token from the very next request. Another instance refuses it once it hears the
+ * notification (tests/api/several-instances.test.ts measures how long that takes).
  */
 export class PostgresEventBus extends EventBus {
   private client: pg.Client | undefined;
@@ -37,15 +43,28 @@ export class PostgresEventBus extends EventBus {
   }
 
   override publish(userId: string, event: StreamEvent): void {
+    const invalidation = holdingsInvalidationOf(userId, event);
+    if (invalidation) this.forget(invalidation);
     this.send({ userId, event });
   }
 
   override announce(control: StreamControl): void {
+    const invalidation = invalidationOf(control);
+    if (invalidation) this.forget(invalidation);
     this.send({ control });
   }
 
   override get connected(): boolean {
     return this.ready;
+  }
+
+  /**
+   * Once what waits has been sent: each NOTIFY commits on its own, so PostgreSQL delivers it to every
+   * listening instance from then on. Without a connection nothing is awaited (what waits goes once one is
+   * back); a sign-out is not held up by the bus.
+   */
+  override async sent(): Promise<void> {
+    if (this.ready) await this.sending;
   }
 
   override async start(): Promise<void> {
@@ -113,6 +132,8 @@ export class PostgresEventBus extends EventBus {
     }
     this.client = client;
     this.ready = true;
+    // Whatever was read while nobody listened may be older than a notification missed meanwhile.
+    this.forget({ kind: 'everything' });
     this.backoff = RECONNECT_MIN_MS;
     this.flush();
   }
@@ -121,6 +142,7 @@ export class PostgresEventBus extends EventBus {
     if (this.client !== client) return;
     this.client = undefined;
     this.ready = false;
+    this.forget({ kind: 'everything' });
     client.end().catch(() => undefined);
     this.reconnect();
   }

@@ -68,7 +68,7 @@ export class StreamRegistry {
   private apply(control: StreamControl): void {
     if (control.kind === 'stream-opened') this.heardOpen(control.userId, control.streamId);
     else if (control.kind === 'stream-closed') this.heardClosed(control.userId, control.streamId);
-    else {
+    else if ('userId' in control) {
       for (const stream of [...this.local.values()]) {
         if (stream.userId !== control.userId) continue;
         if (control.kind === 'user-deleted') stream.end();

@@ -296,6 +296,7 @@ export async function connect(
       // Someone else linked the same identity in the meantime: the primary key decided.
       throw new AppError('SOCIAL_ALREADY_CONNECTED', 409, { cause: error });
     }
+    deps.users.changed(user.id);
   }
   return currentMe(deps, user.id);
 }
@@ -309,6 +310,7 @@ export async function disconnect(deps: OAuthDeps, user: UserWithRoles, provider:
   if (!links.some((link) => link.provider === provider)) throw new AppError('SOCIAL_NOT_CONNECTED', 404);
   if (user.password_hash === null && links.length === 1) throw new AppError('SOCIAL_LAST_SIGN_IN_METHOD', 409);
   await repo.deleteLink(deps.db, user.id, provider);
+  deps.users.changed(user.id);
   return currentMe(deps, user.id);
 }
 

@@ -6,5 +6,8 @@ import { overviewRoutes } from './routes.js';
  * and devices, so none of those depends on another for it.
  */
 export const overviewModule: PortalModule = async (app, context) => {
-  await app.register(overviewRoutes, { deps: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, refunds: context.refunds }, guards: context.guards });
+  await app.register(overviewRoutes, {
+    deps: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, refunds: context.refunds, bus: context.bus, entitlements: context.entitlements },
+    guards: context.guards,
+  });
 };

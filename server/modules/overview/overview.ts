@@ -5,7 +5,7 @@ import { callPaddle } from '../../billing/paddle.js';
 import { AppError } from '../../errors.js';
 import { planBuyerOf, type Catalogue, paymentMethodOf, type ActionDeps, subscriptionOf } from '../billing/index.js';
 import { seatCountOf } from '../devices/index.js';
-import { entitlementsOf } from '../entitlements/index.js';
+import { type KeptEntitlements } from '../entitlements/index.js';
 import type { UserWithRoles } from '../users/index.js';
 
 type Part = Overview['unavailable'][number];
@@ -46,16 +46,22 @@ async function nextChargeAmount(deps: ActionDeps, subscriptionId: string): Promi
 
 const LIVE = new Set<Subscription['status']>(['active', 'trialing', 'past_due', 'paused']);
 
+/** The account home's deps: billing's, and the entitlements kept until a write changes them (issue 45). */
+export interface OverviewDeps extends ActionDeps {
+  entitlements: Pick<KeptEntitlements, 'of'>;
+}
+
 /**
- * `GET /users/me/overview` (issue 20): the account home's one answer. The entitlement is `entitlementsOf`
- * at this moment, the very function behind `/desktop/activate` and `/desktop/heartbeat`, so the home and the
- * desktop application never disagree. The subscription's price and payment method come from Paddle; when it
- * does not answer, those parts are named in `unavailable` and the rest (all of it from the database) stands.
+ * `GET /users/me/overview` (issue 20): the account home's one answer. The entitlement is `entitlementsFrom`
+ * at this moment over what the user holds, the very function and holdings behind `/desktop/heartbeat` (and
+ * `/desktop/activate`, which reads them anew), so the home and the desktop application never disagree. The
+ * subscription's price and payment method come from Paddle; when it does not answer, those parts are named
+ * in `unavailable` and the rest (all of it from the database) stands.
  */
-export async function overviewOf(deps: ActionDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Overview> {
+export async function overviewOf(deps: OverviewDeps, catalogue: Catalogue, user: UserWithRoles): Promise<Overview> {
   const now = deps.clock.now();
   const [{ entitlement, seatLimit }, subscription, seatsUsed] = await Promise.all([
-    entitlementsOf(deps.db, user.id, now),
+    deps.entitlements.of(user.id, now),
     subscriptionOf(deps.db, user.id, now),
     seatCountOf(deps.db, user.id),
   ]);

@@ -12,7 +12,7 @@ import { liteKeyRecordsOf } from '../lite-keys/index.js';
 import { socialAccountsOf } from '../oauth/index.js';
 import { downloadsOf } from '../releases/index.js';
 import { twoFactorRecordsOf } from '../two-factor/index.js';
-import type { UserWithRoles } from '../users/index.js';
+import type { UsersRepo, UserWithRoles } from '../users/index.js';
 
 /** Everything the portal stores about one user, table by table (issue 17; GDPR article 20). */
 export interface DataExport {
@@ -42,13 +42,16 @@ export interface DataExport {
 /**
  * `GET /users/me/export`: one JSON document with every row the portal keeps about the caller, each asked
  * of the module that keeps it. Secrets are left out (password and token digests, device token digests,
- * the second factor's secrets); everything else is as stored.
+ * the second factor's secrets); everything else is as stored: the account's own row is read now, not
+ * taken from the guard, which keeps it for seconds and needs none of the columns writes keep current
+ * without announcing it (the last launch, the first download, the admin grid's plan and segment).
  */
-export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock }, user: UserWithRoles): Promise<DataExport> {
+export async function exportOwnData(deps: { db: Kysely<Database>; clock: Clock; users: Pick<UsersRepo, 'findById'> }, signedIn: UserWithRoles): Promise<DataExport> {
   const { db } = deps;
-  const id = user.id;
+  const id = signedIn.id;
   // Each module gives what it keeps about the account; all of it is asked at once.
-  const [social, sessions, billing, licences, coupons, seats, liteKeys, downloads, usage, activity, twoFactor] = await Promise.all([
+  const [user = signedIn, social, sessions, billing, licences, coupons, seats, liteKeys, downloads, usage, activity, twoFactor] = await Promise.all([
+    deps.users.findById(id),
     socialAccountsOf(db, id),
     sessionRecordsOf(db, id),
     billingRecordsOf(db, id),

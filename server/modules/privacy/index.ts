@@ -7,7 +7,7 @@ import { privacyRoutes } from './routes.js';
  */
 export const privacyModule: PortalModule = async (app, context) => {
   await app.register(privacyRoutes, {
-    deps: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, sessions: context.sessions, throttle: context.throttle, jobs: context.jobs, bus: context.bus },
+    deps: { db: context.db.kysely, paddle: context.paddle, clock: context.clock, sessions: context.sessions, throttle: context.throttle, jobs: context.jobs, bus: context.bus, users: context.users },
     guards: context.guards,
   });
 };

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deleteAccountRequestSchema } from '../../../contract/account.js';
 import { currentSession, currentUser, type Guards } from '../../plugins/authentication.js';
+import { type UsersRepo } from '../users/index.js';
 import { deleteOwnAccount, type DeletionDeps } from './deletion.js';
 import { exportOwnData } from './export.js';
 
 /** Issue 17 (GDPR articles 17 and 20): the user deletes their account, or takes their data with them. */
-export const privacyRoutes: FastifyPluginAsyncZod<{ deps: DeletionDeps; guards: Guards }> = async (app, { deps, guards }) => {
+export const privacyRoutes: FastifyPluginAsyncZod<{ deps: DeletionDeps & { users: Pick<UsersRepo, 'findById'> }; guards: Guards }> = async (app, { deps, guards }) => {
   app.delete(
     '/users/me',
     { onRequest: guards.user, schema: { body: deleteAccountRequestSchema.nullish(), response: { 204: z.null() } } },

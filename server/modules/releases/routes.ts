@@ -5,10 +5,14 @@ import { downloadedRequestSchema, releaseCreateSchema, releaseSchema, releasesRe
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { currentUser, staffActorOf, type Guards } from '../../plugins/authentication.js';
+import { type EventBus } from '../events/index.js';
 import { addRelease, latestReleases, recordDownload } from './service.js';
 
 /** Downloads of the desktop application: the newest builds, admins adding one, and recording a download. */
-export const releaseRoutes: FastifyPluginAsyncZod<{ deps: { db: Kysely<Database>; clock: Clock }; guards: Guards }> = async (app, { deps, guards }) => {
+export const releaseRoutes: FastifyPluginAsyncZod<{ deps: { db: Kysely<Database>; clock: Clock; bus: Pick<EventBus, 'announce'> }; guards: Guards }> = async (
+  app,
+  { deps, guards },
+) => {
   app.get('/releases/latest', { schema: { response: { 200: releasesResponseSchema } } }, async () => latestReleases(deps));
 
   app.post(

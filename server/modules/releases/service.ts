@@ -5,6 +5,7 @@ import { PLATFORMS, type Platform, type Release, type releaseCreateSchema } from
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { recordStaffAction, type StaffActor } from '../activity/index.js';
+import { type EventBus } from '../events/index.js';
 import { markFirstDownload } from '../users/index.js';
 import { insertDownload, insertMissingReleases, releasesPublishedBy, upsertRelease, type ReleaseRow } from './repo.js';
 
@@ -58,15 +59,25 @@ export async function latestReleases(deps: { db: Kysely<Database>; clock: Clock 
   });
 }
 
-/** `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date. */
-export async function addRelease(deps: { db: Kysely<Database>; clock: Clock }, input: z.infer<typeof releaseCreateSchema>, staff: StaffActor): Promise<Release> {
+/**
+ * `POST /releases` (admin): a new build; the same version and platform again replaces its URL and date.
+ * Every instance forgets the release line and the builds it keeps (the upgrade price of `/users/me`, the
+ * heartbeat's coverage) once it is stored.
+ */
+export async function addRelease(
+  deps: { db: Kysely<Database>; clock: Clock; bus: Pick<EventBus, 'announce'> },
+  input: z.infer<typeof releaseCreateSchema>,
+  staff: StaffActor,
+): Promise<Release> {
   const published_at = new Date(input.publishedAt).toISOString();
-  return deps.db.transaction().execute(async (trx) => {
+  const release = await deps.db.transaction().execute(async (trx) => {
     const row = await upsertRelease(trx, { id: randomUUID(), release: input.release, version: input.version, platform: input.platform, url: input.url, published_at });
     // Issue 47: what every customer downloads next; the audit log keeps who published it.
     await recordStaffAction(trx, { actor: staff, action: 'release.created', subjectId: null, details: { release: input.release, version: input.version, platform: input.platform }, at: deps.clock.now() });
     return toRelease(row);
   });
+  deps.bus.announce({ kind: 'releases-changed' });
+  return release;
 }
 
 /**

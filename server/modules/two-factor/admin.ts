@@ -26,4 +26,6 @@ export async function resetTwoFactorOf(deps: TwoFactorDeps, staff: StaffActor, t
     await repo.syncFactorFlag(trx, targetId);
     await recordChange(trx, deps, { owner: { id: targetId, ...owner }, kind: 'two_factor.reset', mail: 'twoFactorReset', staff, details: { totp, passkeys }, at: now });
   });
+  // The flag is the signed-in user's (a staff member without a factor must enrol again): every instance reads it anew.
+  deps.users.changed(targetId);
 }

@@ -85,6 +85,7 @@ export async function confirmTotpSetup(deps: TwoFactorDeps, user: UserWithRoles,
     await repo.syncFactorFlag(trx, user.id);
     await recordChange(trx, deps, { owner: { id: user.id, ...owner }, kind: 'two_factor.enabled', mail: 'twoFactorEnabled', at: now });
   });
+  deps.users.changed(user.id);
   return { recoveryCodes };
 }
 
@@ -104,6 +105,7 @@ export async function disableTotp(deps: TwoFactorDeps, user: UserWithRoles, sess
     const stillOn = await repo.syncFactorFlag(trx, user.id);
     await recordChange(trx, deps, { owner: { id: user.id, ...owner }, kind: 'two_factor.disabled', mail: 'twoFactorDisabled', details: { secondFactorLeft: stillOn }, at: now });
   });
+  deps.users.changed(user.id);
 }
 
 /**

@@ -77,6 +77,7 @@ export async function registerPasskey(deps: TwoFactorDeps, user: UserWithRoles, 
     await repo.syncFactorFlag(trx, user.id);
     await recordChange(trx, deps, { owner: { id: user.id, ...owner }, kind: 'passkey.added', mail: 'passkeyAdded', details: { name: input.name }, at: now, values: { passkey: input.name } });
   });
+  deps.users.changed(user.id);
   return { id, name: input.name, createdAt: now.toISOString(), lastUsedAt: null };
 }
 
@@ -103,4 +104,5 @@ export async function removeOwnPasskey(deps: TwoFactorDeps, user: UserWithRoles,
     if (!stillOn) await repo.deleteRecoveryCodes(trx, user.id);
     await recordChange(trx, deps, { owner: { id: user.id, ...owner }, kind: 'passkey.removed', mail: 'passkeyRemoved', details: { name, secondFactorLeft: stillOn }, at: now, values: { passkey: name } });
   });
+  deps.users.changed(user.id);
 }

@@ -120,6 +120,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, user: UserWithRo
     if (await deps.users.findByEmail(pending.new_email)) throw new AppError('EMAIL_ALREADY_REGISTERED', 409, { cause: error });
     throw error;
   }
+  deps.users.changed(user.id);
   await deps.throttle.reset(`email-change-code:${user.id}`);
   deps.jobs.nudge();
   const updated = await deps.users.findById(user.id);

@@ -76,9 +76,11 @@ export {
   rolesIn,
   SIGNED_UP_JOB,
   UsersRepo,
+  type AccountChanged,
   type AuthSession,
   type UserWithRoles,
 } from './repo.js';
+export { SIGNED_IN_MAX_AGE_MS, SignedInUsers, type SignedIn } from './signed-in.js';
 export { lockAccountsForReports, signupsOf } from './reporting-repo.js';
 export { meOf, seedAdmin, type BillingFacts, type MeBilling, type MeDeps, type SeedResult } from './service.js';
 export { markFirstDownload, markLaunched } from './usage-marks-repo.js';

@@ -161,6 +161,7 @@ export async function verifyCode(deps: RegistrationDeps, email: string, code: st
   if (!(await deps.verifications.complete(user.id, deps.clock.now().toISOString()))) {
     throw new AppError('INVALID_VERIFICATION_CODE', 400);
   }
+  deps.users.changed(user.id);
   await deps.throttle.reset(`code:${email}`);
   // Confirming the account signs it in (spec section 4): a session of its own.
   const session = await deps.sessions.start(user, { method: 'code', remember: false, client });
@@ -187,6 +188,7 @@ export async function verifyLink(
   if (!(await deps.verifications.complete(pending.user_id, deps.clock.now().toISOString()))) {
     throw new AppError('ALREADY_VERIFIED', 409);
   }
+  deps.users.changed(pending.user_id);
   const user = isBrowserOf(pending, browserKey) ? await deps.users.findById(pending.user_id) : undefined;
   if (!user) return { verified: true };
   const session = await deps.sessions.start(user, { method: 'link', remember: false, client });

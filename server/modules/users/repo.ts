@@ -74,17 +74,22 @@ function withRoles(rows: UserRoleRow[]): UserWithRoles | undefined {
   };
 }
 
+/** Told after a change to an account's row, roles or links has committed (what instances keep of it is forgotten). */
+export type AccountChanged = (userId: string) => void;
+
 /** The job a new account queues in the transaction that creates it; the analytics module counts the sign-up. */
 export const SIGNED_UP_JOB = 'user-signed-up';
 
 export class UsersRepo {
   /**
-   * The user-with-roles lookup runs on every authenticated request, so it is one query, compiled once;
-   * each call only binds the id. (Building the query with Kysely cost as much as running it.)
+   * The user-with-roles lookup runs whenever an authenticated request finds nothing kept (./signed-in.ts),
+   * so it is one query, compiled once; each call only binds the id. (Building the query with Kysely cost
+   * as much as running it.)
    */
   private readonly byIdQuery: CompiledQuery<UserRoleRow>;
   private readonly withSessionQuery: CompiledQuery<UserSessionRow>;
   private readonly db: Kysely<Database>;
+  private onChanged: AccountChanged = () => undefined;
 
   constructor(private readonly database: Db) {
     this.db = database.kysely;
@@ -108,9 +113,23 @@ export class UsersRepo {
       .compile();
   }
 
+  /** Where changes to accounts are announced (the event bus); set once when the app is built. */
+  announceChangesTo(listener: AccountChanged): void {
+    this.onChanged = listener;
+  }
+
+  /**
+   * The account's row, roles or links changed and the change has committed: every instance forgets the
+   * signed-in user it keeps (this one before returning). `update` calls it itself; a change made in a
+   * transaction calls it after the commit (an earlier call could be followed by a read of the old row).
+   */
+  changed(userId: string): void {
+    this.onChanged(userId);
+  }
+
   /**
    * The user with roles, and the session `sessionId` when it is theirs and live at `now` (ended or
-   * expired: null). One query per authenticated request.
+   * expired: null). One query; ./signed-in.ts keeps its answer.
    */
   async findWithSession(id: string, sessionId: string, now: Date): Promise<{ user: UserWithRoles; session: AuthSession | null } | undefined> {
     const rows = await this.database.read(this.withSessionQuery, [sessionId, id]);
@@ -211,6 +230,7 @@ export class UsersRepo {
     at: string,
   ): Promise<void> {
     await this.db.updateTable('users').set({ ...changes, updated_at: at }).where('id', '=', userId).execute();
+    this.changed(userId);
   }
 }
 
