@@ -121,7 +121,8 @@ export function ResponsiveTable<Row>({
       ) : (
         // While it is measured (or if a cell grows later) the table scrolls in its own box, reachable by keyboard (WCAG 2.1.1).
         <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
-          <Table ref={table} size={size} aria-label={label}>
+          {/* Cells a little closer than MUI's 16 px: a table keeps its place at 1280 px in German too. */}
+          <Table ref={table} size={size} aria-label={label} sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
             <TableHead>
               <TableRow>
                 {columns.map((column) => (

@@ -92,7 +92,7 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
           columns={[
             { key: 'item', header: t('pages.purchaseHistory.item'), cell: (invoice) => <PurchaseItemName items={invoice.items} /> },
             { key: 'status', header: t('pages.purchaseHistory.status'), cell: (invoice) => <StatusChip status={invoice.paymentStatus} /> },
-            { key: 'date', header: t('pages.purchaseHistory.date'), cell: (invoice) => date(invoice.billedAt), nowrap: true },
+            { key: 'date', header: t('pages.purchaseHistory.date'), cell: (invoice) => date(invoice.billedAt) },
             { key: 'amount', header: t('pages.purchaseHistory.amount'), cell: (invoice) => amount(invoice), align: 'right', nowrap: true },
             { key: 'tax', header: t('pages.purchaseHistory.tax'), cell: (invoice) => tax(invoice), align: 'right', nowrap: true, onCard: (invoice) => tax(invoice) !== '' },
             { key: 'refund', header: t('pages.purchaseHistory.refundColumn'), cell: (invoice) => <span data-testid="purchase-refund">{refund(invoice)}</span>, onCard: (invoice) => invoice.refund !== null },
