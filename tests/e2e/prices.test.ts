@@ -32,6 +32,11 @@ const TEXTS = {
     then: (date: string) => `From ${date}: $19.99 per month`,
     startTrial: 'Start free trial',
     frame: ['Due today', 'Continue with PayPal', 'Card number', 'Security code'],
+    addDiscount: 'Add discount code',
+    removeDiscount: 'Remove discount',
+    discountCode: 'Discount code',
+    apply: 'Apply',
+    kept: '“10 USD off” is not applied: “Launch offer: first month half price” saves you more, and a purchase takes one discount.',
     trialActive: (date: string) => `Your free trial ends on ${date}. Unless you cancel before then, your first payment is taken on that day.`,
     current: 'Current plan',
     switchToYearly: 'Switch to yearly',
@@ -54,6 +59,11 @@ const TEXTS = {
     then: (date: string) => `Ab ${date}: 19,99\u00a0$ pro Monat`,
     startTrial: 'Kostenlos testen',
     frame: ['Heute fällig', 'Weiter mit PayPal', 'Kartennummer', 'Sicherheitscode'],
+    addDiscount: 'Rabattcode hinzufügen',
+    removeDiscount: 'Rabatt entfernen',
+    discountCode: 'Rabattcode',
+    apply: 'Anwenden',
+    kept: '„10 USD Rabatt“ wird nicht angewendet: „Einführungsangebot: erster Monat zum halben Preis“ spart dir mehr, und ein Kauf hat nur einen Rabatt.',
   },
 } as const;
 
@@ -115,6 +125,18 @@ async function checkoutTexts(page: Page, language: 'en' | 'de') {
   for (const word of texts.frame) expect(words).toContain(word);
   if (language === 'de') expect(words).not.toMatch(ENGLISH_IN_FRAME);
   await standInFits312(page);
+
+  // Issue 48 item 1: a code that saves less than the launch offer is not applied, and the page says why;
+  // "Add discount code" and "Remove discount" are never offered side by side.
+  expect(await page.getByRole('button', { name: texts.removeDiscount }).count()).toBe(0);
+  await page.getByRole('button', { name: texts.addDiscount }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(texts.discountCode).fill('SAVE10');
+  await dialog.getByRole('button', { name: texts.apply }).click();
+  await expect.poll(() => page.getByTestId('checkout-discount-decision').textContent()).toBe(texts.kept);
+  await shown(page.getByRole('button', { name: texts.removeDiscount }));
+  expect(await page.getByRole('button', { name: texts.addDiscount }).count()).toBe(0);
+  await expect.poll(() => page.getByTestId('checkout-discount-duration').textContent()).toBe(texts.discount);
 }
 
 describe('prices in Chromium', () => {
