@@ -151,7 +151,7 @@ describeEachDatabase(
 
     it('offers the upgrade discount on the new release only to those eligible', async () => {
       const eligible = await call(server(), 'GET', `/api/perpetual/get-discount-by-price-id?priceId=${PRICE_IDS.perpetual2025}&eligibleForDiscount=true`);
-      expect(eligible.json()).toMatchObject({ id: DISCOUNT_IDS.upgrade, amount: 40 });
+      expect(eligible.json()).toMatchObject({ id: DISCOUNT_IDS.upgrade, amount: 40, i18n: { en: "Upgrade from Shapelab 2024: 40% off", de: "Upgrade von Shapelab 2024: 40 % Rabatt" } });
       const not = await call(server(), 'GET', `/api/perpetual/get-discount-by-price-id?priceId=${PRICE_IDS.perpetual2025}&eligibleForDiscount=false`);
       expect(not.json()).toBeNull();
     });

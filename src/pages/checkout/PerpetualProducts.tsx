@@ -25,6 +25,7 @@ import { paths } from '../../routing/paths.js';
 function UpgradeChip({ priceId }: { priceId: string }) {
   const { t } = useTranslation();
   const { language } = useLocale();
+  // Refine's useCustom answers an empty object (not undefined) while it loads and for a null answer.
   const { result } = useCustom<Discount, DataError>({
     url: `/perpetual/get-discount-by-price-id?priceId=${encodeURIComponent(priceId)}&eligibleForDiscount=true`,
     method: 'get',
@@ -34,7 +35,7 @@ function UpgradeChip({ priceId }: { priceId: string }) {
     <Chip
       color="success"
       size="small"
-      label={result.data ? discountText(result.data.i18n, language) : t('pages.perpetualProducts.upgrade')}
+      label={result.data?.i18n ? discountText(result.data.i18n, language) : t('pages.perpetualProducts.upgrade')}
       sx={{ mt: 2, height: 'auto', '& span': { whiteSpace: 'normal', py: 0.5 } }}
       data-testid="upgrade-discount"
     />
