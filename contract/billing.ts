@@ -172,6 +172,19 @@ export const paddleConfigSchema = z.object({
 });
 export type PaddleConfig = z.infer<typeof paddleConfigSchema>;
 
+/**
+ * The outcome of a discount asked for beside one the buyer already has: `DISCOUNT_KEPT_BETTER` (the one
+ * they had saves more, the code is not applied) or `DISCOUNT_REPLACED_BETTER` (the code saves more and
+ * replaces it).
+ */
+export const DISCOUNT_DECISION_KEYS = ['DISCOUNT_KEPT_BETTER', 'DISCOUNT_REPLACED_BETTER'] as const;
+export const discountDecisionSchema = z.object({
+  messageKey: z.enum(DISCOUNT_DECISION_KEYS),
+  applied: discountTextSchema,
+  declined: discountTextSchema,
+});
+export type DiscountDecision = z.infer<typeof discountDecisionSchema>;
+
 /** `POST /paddle/checkout`: the transaction for the provider's checkout to open. */
 export const checkoutRequestSchema = z.object({ priceId: z.string().min(1).max(64), discountId: z.string().max(64).nullish() }).strict();
 export const checkoutResponseSchema = z.object({
@@ -185,6 +198,14 @@ export const checkoutResponseSchema = z.object({
   discount: z.object({ id: z.string(), description: z.string(), i18n: discountTextSchema, ...discountDurationSchema.shape }).nullable(),
   /** The billing period of a plan (what "next" and "then" charges repeat by); null for a perpetual licence. */
   interval: z.enum(['month', 'year']).nullable(),
+  /**
+   * Why the transaction carries `discount` when the buyer asked for another one while one was already
+   * theirs (the upgrade discount, the plan's first-purchase offer): a transaction carries one discount, and
+   * the checkout keeps the one that saves the buyer more (issue 48). `messageKey` names the outcome (its
+   * text under `pages.checkout.discountDecision.<messageKey>` in account.json), `applied` and `declined` the
+   * two discounts in en and de. Null when there was no choice to make.
+   */
+  discountDecision: discountDecisionSchema.nullable(),
   /**
    * Issue 46 item 1: whether this purchase can be refunded within 14 days: false when the customer has had
    * the refund of this release (or of the subscription) once already; the page says so before paying.

@@ -114,7 +114,7 @@ describeEachDatabase(
       for (const bad of [{ country: 'XX' }, { vatNumber: 'D' }, { company: null }, { country: 'XX', postalCode: 'abc' }]) {
         const refused = await update(server(), user.token, bad, 'de');
         expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
-        expect(refused.json()).toEqual({ messageKey: 'INVALID_REGION_OR_VAT', message: 'Ungültige Region oder USt-IdNr.!' });
+        expect(refused.json()).toEqual({ messageKey: 'INVALID_REGION_OR_VAT', message: 'Ungültige Region oder USt-IdNr.' });
       }
       expect((await read(server(), user.token)).json()).toEqual({ ...GERMAN_BUSINESS, email: user.email });
     });

@@ -67,7 +67,7 @@ describeEachDatabase('server core', (server) => {
       headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' },
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ messageKey: 'UNAUTHORIZED', message: 'Nicht autorisiert!' });
+    expect(response.json()).toEqual({ messageKey: 'UNAUTHORIZED', message: 'Nicht autorisiert.' });
   });
 
   it('a non-API path without a built SPA is a 404 in the same shape', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { enqueue, retryDelayMs } from '../../server/modules/jobs/queue.js';
@@ -14,6 +16,16 @@ describeEachDatabase('durable jobs', (server) => {
     const admin = await server().createUser({ roles: ['user', 'admin'] });
     return (await signIn(server(), admin.email, admin.password)).access_token;
   }
+
+  it('every kind of job the server runs has a human name in en and de for the jobs page (issue 48 item 11)', () => {
+    const kinds = server().app.jobs.kinds();
+    expect(kinds).toContain('analytics-sales');
+    for (const language of ['en', 'de']) {
+      const names = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${language}/admin.json`), 'utf8')) as { pages: { jobs: { kinds: Record<string, string> } } }).pages.jobs.kinds;
+      const unnamed = kinds.filter((kind) => !names[kind] || names[kind] === kind);
+      expect(unnamed, `${language}: jobs without a name`).toEqual([]);
+    }
+  });
 
   it('a job whose instance died while running it (its lease ran out) is taken over and its mail sent once', async () => {
     const user = await server().createUser();

@@ -223,6 +223,40 @@ describeEachDatabase(
       expect((await call(server(), 'GET', '/api/users/me', owner.token)).json().eligibleForDiscountBasedOnPreviousVersion).toBe(false);
     });
 
+    it('a code never costs more than the discount already applied: the better one for the buyer is kept, and the answer says which and why', async () => {
+      const owner = await customer(server());
+      await checkoutAndPay(server(), owner.token, { priceId: PRICE_IDS.perpetual2024 });
+      await paddle.settle(server());
+      // The owner of 2024 has 40 % off 2025 ($119.60); WELCOME20 would take $59.80 off: the upgrade stays.
+      const coded = await call(server(), 'POST', '/api/paddle/checkout', owner.token, { payload: { priceId: PRICE_IDS.perpetual2025, discountId: DISCOUNT_IDS.welcome } });
+      expect(coded.statusCode, coded.body).toBe(200);
+      expect(coded.json().discount).toMatchObject({ id: DISCOUNT_IDS.upgrade });
+      expect(coded.json().discountDecision).toEqual({
+        messageKey: 'DISCOUNT_KEPT_BETTER',
+        applied: { en: 'Upgrade from Shapelab 2024: 40% off', de: 'Upgrade von Shapelab 2024: 40 % Rabatt' },
+        declined: { en: 'Welcome: 20% off', de: 'Willkommen: 20 % Rabatt' },
+      });
+      const transaction = await paddle.paddle.transactions.get(coded.json().transactionId);
+      expect(transaction.discountId).toBe(DISCOUNT_IDS.upgrade);
+      expect(transaction.details?.totals?.discount).toBe('11960');
+      // Without a second discount there is nothing to decide.
+      const plain = await call(server(), 'POST', '/api/paddle/checkout', owner.token, { payload: { priceId: PRICE_IDS.perpetual2025 } });
+      expect(plain.json()).toMatchObject({ discount: { id: DISCOUNT_IDS.upgrade }, discountDecision: null });
+
+      // A first subscription's offer (half the first month, $10.00 off) against WELCOME20 (20 % off three
+      // months, $12.00 in all): the code saves more and replaces it, and says so.
+      const { token } = await customer(server());
+      const plan = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.welcome } });
+      expect(plan.json()).toMatchObject({
+        discount: { id: DISCOUNT_IDS.welcome },
+        discountDecision: { messageKey: 'DISCOUNT_REPLACED_BETTER', applied: { en: 'Welcome: 20% off' }, declined: { en: 'Launch offer: first month half price' } },
+      });
+      // SAVE10 ($10.00 off once) does not beat the offer (a tie keeps the offer).
+      const flat = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly, discountId: DISCOUNT_IDS.flat } });
+      expect(flat.json()).toMatchObject({ discount: { id: DISCOUNT_IDS.launchMonthly }, discountDecision: { messageKey: 'DISCOUNT_KEPT_BETTER' } });
+      expect((await paddle.paddle.transactions.get(flat.json().transactionId)).discountId).toBe(DISCOUNT_IDS.launchMonthly);
+    });
+
     it('a customer in Hungary sees HUF everywhere: plans, products, the checkout transaction', async () => {
       const { token } = await customer(server(), { country: 'HU' });
       const plans = (await call(server(), 'GET', '/api/paddle/list-plans', token)).json();

@@ -89,7 +89,7 @@ describeEachDatabase('access tokens', (server) => {
     server().clock.advance(2);
     const expired = await me(server(), access_token);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ messageKey: 'SESSION_EXPIRED', message: 'Session is expired!' });
+    expect(expired.json()).toEqual({ messageKey: 'SESSION_EXPIRED', message: 'Your session has expired.' });
   });
 
   it('past half its life a token is replaced through the Bearer response header', async () => {

@@ -40,8 +40,8 @@ async function paste(page: Page, selector: string, text: string) {
 
 for (const language of ['en', 'de'] as const) {
   const texts = {
-    en: { invalid: 'Email address is invalid!', send: 'Send link', save: 'Save new password', done: 'Your password has been changed', expired: 'This password link is invalid or has expired', rule: 'At least 8 characters, mixing letters and numbers.', differ: 'The passwords do not match.' },
-    de: { invalid: 'Die E-Mail-Adresse ist ungültig!', send: 'Link senden', save: 'Neues Passwort speichern', done: 'Dein Passwort wurde geändert', expired: 'Dieser Passwort-Link ist ungültig oder abgelaufen', rule: 'Mindestens 8 Zeichen, Buchstaben und Ziffern gemischt.', differ: 'Die Passwörter stimmen nicht überein.' },
+    en: { invalid: 'Email address is invalid.', send: 'Send link', save: 'Save new password', done: 'Your password has been changed', expired: 'This password link is invalid or has expired', rule: 'At least 8 characters, mixing letters and numbers.', differ: 'The passwords do not match.' },
+    de: { invalid: 'Die E-Mail-Adresse ist ungültig.', send: 'Link senden', save: 'Neues Passwort speichern', done: 'Dein Passwort wurde geändert', expired: 'Dieser Passwort-Link ist ungültig oder abgelaufen', rule: 'Mindestens 8 Zeichen, Buchstaben und Ziffern gemischt.', differ: 'Die Passwörter stimmen nicht überein.' },
   }[language];
 
   describe(`forgot password in Chromium (${language})`, () => {

@@ -30,6 +30,7 @@ const TEXTS = {
     refundTitle: (amount: string) => `Cancel and refund ${amount} now?`,
     refundConsequence: 'ends at once and loses its access now',
     confirm: 'Refund and end now',
+    notRefundable: 'Not refundable: its payment has been refunded already',
     refundedEntry: (amount: string) => `${amount} refunded`,
     cancelledEntry: 'Cancelled the subscription with a refund: it ended at once',
     by: (email: string) => `by ${email}`,
@@ -48,6 +49,7 @@ const TEXTS = {
     refundTitle: (amount: string) => `Jetzt kündigen und ${amount} erstatten?`,
     refundConsequence: 'endet sofort und der Zugang mit ihm',
     confirm: 'Erstatten und sofort beenden',
+    notRefundable: 'Nicht erstattbar: Die Zahlung wurde bereits erstattet',
     refundedEntry: (amount: string) => `${amount} erstattet`,
     cancelledEntry: 'Abonnement mit Erstattung gekündigt: es endete sofort',
     by: (email: string) => `durch ${email}`,
@@ -201,6 +203,8 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByTestId(`payment-${story.transactionId}`).getByTestId('payment-refund').getByText(texts.refundPending));
       await shown(page.getByTestId('user-subscription').getByText(texts.canceled, { exact: true }));
       expect(await page.getByTestId('user-subscription').getByRole('button', { name: texts.refundButton(amount) }).count()).toBe(0);
+      // Issue 48 item 11: why it cannot be refunded again, the one reason that applies.
+      await shown(page.getByTestId('user-subscription').getByText(texts.notRefundable, { exact: true }));
       // Paddle approves the refund (its webhook): the payment then reads refunded.
       await reloadUntil(page, async () => (await page.getByTestId(`payment-${story.transactionId}`).getByTestId('payment-refund').textContent())?.includes(texts.refunded) ?? false);
 

@@ -329,15 +329,23 @@ async function scrollUntil(page: Page, done: () => Promise<boolean>): Promise<vo
 }
 
 /** The stand-in checkout's submit button: "Pay $…", a free trial's "Start free trial", a card update's "Save card" (en or de). */
-export const SUBMIT_CARD = /^(Pay|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
+export const SUBMIT_CARD = /^(Pay|Bezahlen|Start free trial|Kostenlos testen|Save card|Karte speichern)/;
 
-/** Fills the stand-in checkout's card form (server/sandbox) and pays. */
+/** The stand-in checkout's card fields, named in the checkout's locale (en or de). */
+export const CARD_FIELDS = {
+  number: /^(Card number|Kartennummer)$/,
+  expiry: /^(Expiry date|Ablaufdatum)$/,
+  securityCode: /^(Security code|Sicherheitscode)$/,
+  name: /^(Name on card|Name auf der Karte)$/,
+};
+
+/** Fills the stand-in checkout's card form (server/sandbox) and pays, in either language. */
 export async function payWith(page: Page, card: string): Promise<void> {
   const checkout = page.frameLocator('iframe.paddle-frame');
-  await checkout.getByLabel('Card number').fill(card);
-  await checkout.getByLabel('Expiry date').fill('12/30');
-  await checkout.getByLabel('Security code').fill('123');
-  await checkout.getByLabel('Name on card').fill('E2E Buyer');
+  await checkout.getByLabel(CARD_FIELDS.number).fill(card);
+  await checkout.getByLabel(CARD_FIELDS.expiry).fill('12/30');
+  await checkout.getByLabel(CARD_FIELDS.securityCode).fill('123');
+  await checkout.getByLabel(CARD_FIELDS.name).fill('E2E Buyer');
   await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
 }
 
@@ -397,4 +405,63 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Every row action of every table and grid on the page that is not within reach (issue 48 item 2): a
+ * button or link in a table's row (a <table>'s body, a DataGrid's row, a card of src/components/
+ * ResponsiveTable.tsx) whose box is not wholly inside the visible part of each box around it that clips or
+ * scrolls, and of the window, as the page is shown (nothing scrolled sideways). One line each, naming it.
+ */
+export async function rowActionsOutOfReach(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const actions = document.querySelectorAll('tbody tr button, tbody tr a[href], .MuiDataGrid-row button, [data-row-actions] button, [data-row-actions] a[href]');
+    for (const action of actions) {
+      const box = action.getBoundingClientRect();
+      // Not drawn (a hidden row, a closed menu's item): nothing to reach.
+      if (box.width === 0 && box.height === 0) continue;
+      let left = 0;
+      let right = document.documentElement.clientWidth;
+      for (let node = action.parentElement; node && node !== document.documentElement; node = node.parentElement) {
+        if (getComputedStyle(node).overflowX === 'visible') continue;
+        const edges = node.getBoundingClientRect();
+        left = Math.max(left, edges.left + node.clientLeft);
+        right = Math.min(right, edges.left + node.clientLeft + node.clientWidth);
+      }
+      if (box.left < left - 1 || box.right > right + 1) {
+        const name = action.getAttribute('aria-label') ?? action.textContent?.trim() ?? action.tagName;
+        found.push(`"${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px, its table shows ${Math.round(left)}–${Math.round(right)} px`);
+      }
+    }
+    return found;
+  });
+}
+
+/**
+ * The actions on screen that something else covers (issue 48 item 7: a success message over "Refund and end
+ * now"): every visible button and link of the page's main area, below its header and inside the window,
+ * whose centre is not the topmost element there (nor inside it). One line each, naming the action and what
+ * covers it.
+ */
+export async function coveredActions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const covered: string[] = [];
+    // Content scrolled up under the page's own sticky header is not covered: it is scrolled away.
+    const headerBottom = Math.max(0, ...[...document.querySelectorAll('header')].map((header) => header.getBoundingClientRect().bottom));
+    for (const action of document.querySelectorAll('main button, main a[href]')) {
+      const box = action.getBoundingClientRect();
+      // Not drawn, or drawn invisible (a closed drawer's button): nothing to cover.
+      if (box.width === 0 || box.height === 0 || !action.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      if (x < 0 || y < headerBottom || x > window.innerWidth || y > window.innerHeight) continue;
+      const top = document.elementFromPoint(x, y);
+      if (top && (top === action || action.contains(top))) continue;
+      const name = action.getAttribute('aria-label') ?? action.textContent?.trim() ?? action.tagName;
+      const where = (node: Element) => `${node.tagName.toLowerCase()}.${[...node.classList].slice(0, 2).join('.')} "${(node.textContent ?? '').trim().slice(0, 60)}"`;
+      covered.push(`"${name}" (${where(action.parentElement ?? action)}) under ${top ? `${where(top)} in ${where(top.closest('[class]')?.parentElement ?? top)}` : 'nothing'}`);
+    }
+    return covered;
+  });
 }

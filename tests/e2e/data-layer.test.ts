@@ -89,7 +89,7 @@ describe('one data layer (issue 18)', () => {
     await shown(firstName);
     await firstName.fill('   ');
     await page.getByRole('button', { name: /^änderungen speichern$/i }).click();
-    await shown(page.getByText('Vorname ist erforderlich!'));
+    await shown(page.getByText('Vorname ist erforderlich.'));
     expect(writes).toEqual([]);
 
     // Fixed, it saves, and says so once, in German.

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 import { runDesktop } from './desktop.js';
 
 /**
@@ -61,6 +61,7 @@ async function createCoupon(body: Record<string, unknown>): Promise<void> {
 const TEXTS = {
   en: {
     signIn: /^Sign in$/,
+    onwards: ['See your licences', 'Back to releases'],
     title: 'Device manager',
     usage: (used: number, limit: number) => `${used} of ${limit} seats in use`,
     release: (name: string) => `Release ${name}`,
@@ -73,6 +74,7 @@ const TEXTS = {
   },
   de: {
     signIn: /^Anmelden$/,
+    onwards: ['Zu deinen Lizenzen', 'Zurück zu den Versionen'],
     title: 'Geräteverwaltung',
     usage: (used: number, limit: number) => `${used} von ${limit} Plätzen belegt`,
     release: (name: string) => `${name} freigeben`,
@@ -96,9 +98,11 @@ for (const language of ['en', 'de'] as const) {
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
 
       await openInApp(page, `/${language}/checkout-new/perpetual`);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await payWith(page, '4242 4242 4242 4242');
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
+      // Issue 48: onwards to the licences and back to the releases, not to the profile.
+      await expect.poll(() => page.getByTestId('success-ways').getByRole('link').allTextContents()).toEqual(texts.onwards);
       await shown(page.getByTestId('granted'));
 
       const tag = randomBytes(3).toString('hex');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, openInApp, shown, url } from './browser.js';
+import { CARD_FIELDS, SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, openInApp, shown, url } from './browser.js';
 
 /**
  * The external checkout (spec sections 2 and 4): a visitor picks a plan on the website, registers from
@@ -51,10 +51,10 @@ for (const language of ['en', 'de'] as const) {
       // On to the chosen checkout, with the chosen (monthly) price selected.
       await page.waitForURL(new RegExp(`/${language}/checkout-new/subscription/${PRICE_IDS.monthly}$`));
       const checkout = page.frameLocator('iframe.paddle-frame');
-      await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await checkout.getByLabel('Expiry date').fill('12/30');
-      await checkout.getByLabel('Security code').fill('123');
-      await checkout.getByLabel('Name on card').fill('Ada Lovelace');
+      await checkout.getByLabel(CARD_FIELDS.number).fill('4242 4242 4242 4242');
+      await checkout.getByLabel(CARD_FIELDS.expiry).fill('12/30');
+      await checkout.getByLabel(CARD_FIELDS.securityCode).fill('123');
+      await checkout.getByLabel(CARD_FIELDS.name).fill('Ada Lovelace');
       await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
       await page.waitForURL(new RegExp(`/${language}/subscription/success$`));
       await shown(page.getByTestId('granted'));

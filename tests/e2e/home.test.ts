@@ -5,7 +5,7 @@ import type { Entitlement } from '../../contract/licensing.js';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { formatLongDate, formatPrice } from '../../src/format/index.js';
-import { createVerifiedUser, launchBrowser, newContext, scrollTo, seriousViolations, shown, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, newContext, seriousViolations, shown, url } from './browser.js';
 
 /**
  * The account home (issue 20) in Chromium, en and de, on a desktop and a 390 px phone: for a free user, a
@@ -35,6 +35,9 @@ const TEXTS = {
     nextChargeOn: (date: string) => `Next charge on ${date}`,
     licence: (release: string) => `Shapelab ${release} perpetual licence`,
     updatesUntil: (date: string) => `Free updates until ${date}`,
+    updatesEnded: (date: string) => `Free updates ended on ${date}`,
+    deleteAccount: 'Delete my account',
+    nothingNeedsAttention: 'Nothing needs your attention.',
     access: 'Coupon access',
     accessUntil: (date: string) => `Until ${date}`,
     nothingHeld: 'Nothing yet: Shapelab runs on the free plan.',
@@ -53,6 +56,9 @@ const TEXTS = {
     nextChargeOn: (date: string) => `Nächste Abbuchung am ${date}`,
     licence: (release: string) => `Shapelab ${release} Dauerlizenz`,
     updatesUntil: (date: string) => `Kostenlose Updates bis ${date}`,
+    updatesEnded: (date: string) => `Kostenlose Updates endeten am ${date}`,
+    deleteAccount: 'Mein Konto löschen',
+    nothingNeedsAttention: 'Nichts braucht deine Aufmerksamkeit.',
     access: 'Zugang per Gutschein',
     accessUntil: (date: string) => `Bis ${date}`,
     nothingHeld: 'Noch nichts: Shapelab läuft im kostenlosen Tarif.',
@@ -180,7 +186,9 @@ async function expectAsDesktop(page: Page, language: 'en' | 'de', who: Holder) {
     }
     if (item.kind === 'licence') {
       await shown(line.getByText(texts.licence(item.release ?? '')));
-      await shown(line.getByText(texts.updatesUntil(date(item.updatesUntil ?? ''))));
+      // Issue 48 item 11: updates that ended (2024's, at the end of 2025) say so.
+      const until = item.updatesUntil ?? '';
+      await shown(line.getByText(Date.parse(until) <= Date.now() ? texts.updatesEnded(date(until)) : texts.updatesUntil(date(until))));
     }
     if (item.kind === 'access') {
       await shown(line.getByText(texts.access));
@@ -199,8 +207,13 @@ async function expectAsDesktop(page: Page, language: 'en' | 'de', who: Holder) {
   if (subscriptionItem?.renewsAt && who.kind === 'trial') {
     await shown(plan.getByText(texts.nextCharge(formatPrice(PLAN_PRICE.amount, PLAN_PRICE.currencyCode, language), date(subscriptionItem.renewsAt))));
   } else if (subscriptionItem?.renewsAt) await shown(plan.getByText(texts.nextChargeOn(date(subscriptionItem.renewsAt))));
-  // Then the profile's sections, drawn as the reader scrolls down to them.
-  await scrollTo(page.getByRole('heading', { level: 2, name: texts.details }));
+  // Issue 48 item 8: what needs attention first (here: nothing), and an overview only: the profile's
+  // sections and "Delete my account" are the profile page's, and the home is no longer than a screen or two.
+  await shown(page.getByTestId('home-attention').getByText(texts.nothingNeedsAttention));
+  expect(await page.getByRole('heading', { level: 2, name: texts.details }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: texts.deleteAccount }).count()).toBe(0);
+  expect(await page.getByRole('textbox').count()).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(2000);
 }
 
 describe('the account home in Chromium', () => {

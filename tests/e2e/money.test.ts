@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Money paths a customer can trust (issue 16), in Chromium on the Paddle stand-in, in en and de: two tabs
@@ -47,6 +47,8 @@ const TEXTS = {
     choosePlan: 'Choose a plan',
     purchasedOn: 'Purchased on',
     updatesUntil: 'Free updates until',
+    updatesEnded: 'Free updates ended on',
+    standInFailed: 'Payment failed: Transaction is completed',
     seats: '0 of 2 seats in use',
     seatsTwo: '0 of 4 seats in use',
     download: (version: string, platform: string) => `Download Shapelab ${version} for ${platform}`,
@@ -88,6 +90,8 @@ const TEXTS = {
     choosePlan: 'Tarif wählen',
     purchasedOn: 'Gekauft am',
     updatesUntil: 'Kostenlose Updates bis',
+    updatesEnded: 'Kostenlose Updates endeten am',
+    standInFailed: 'Zahlung fehlgeschlagen: Transaction is completed',
     seats: '0 von 2 Plätzen belegt',
     seatsTwo: '0 von 4 Plätzen belegt',
     download: (version: string, platform: string) => `Shapelab ${version} für ${platform} herunterladen`,
@@ -157,7 +161,7 @@ async function signedIn(language: 'en' | 'de', page: Page, user: { email: string
 
 /** The provider's checkout is shown and has reported its summary. */
 async function checkoutReady(page: Page): Promise<void> {
-  await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+  await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
   await expect.poll(async () => (await page.getByTestId('checkout-dueToday').textContent()) ?? '').not.toBe('');
 }
 
@@ -226,7 +230,7 @@ for (const language of ['en', 'de'] as const) {
       await payWith(second, SUCCESS_CARD);
       // (The provider's own words, as Paddle.js reports them.)
       await shown(second.getByRole('alert').getByText(texts.providerRefused, { exact: true }));
-      await shown(second.frameLocator('iframe.paddle-frame').getByText('Payment failed: Transaction is completed'));
+      await shown(second.frameLocator('iframe.paddle-frame').getByText(texts.standInFailed));
       expect(second.url()).toMatch(/\/checkout-new\//);
       // The promotion tab's is a transaction of its own: it is paid, and the portal undoes it.
       await payWith(promotion, SUCCESS_CARD);
@@ -302,7 +306,8 @@ for (const language of ['en', 'de'] as const) {
       const licence2024 = page.getByRole('article', { name: 'Shapelab 2024' });
       await shown(licence2024.getByText(texts.purchasedOn, { exact: true }));
       await shown(licence2024.getByText(longDate(language, bought.purchasedAt), { exact: true }));
-      await shown(licence2024.getByText(texts.updatesUntil, { exact: true }));
+      // Issue 48 item 11: updates that ended (2024's, at the end of 2025) say so.
+      await shown(licence2024.getByText(Date.parse(bought.updatesUntil) <= Date.now() ? texts.updatesEnded : texts.updatesUntil, { exact: true }));
       await shown(licence2024.getByText(longDate(language, bought.updatesUntil), { exact: true }));
       await shown(licence2024.getByText(await money(24900, 'USD'), { exact: true }));
       await shown(page.getByTestId('licences-seats').getByText(texts.seats, { exact: false }));

@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, url } from './browser.js';
+import { CARD_FIELDS, SUBMIT_CARD, createVerifiedUser, launchBrowser, newPage, url } from './browser.js';
 
 /**
  * The offline stand-in for Paddle.js, driven through the real `@paddle/paddle-js` loader in Chromium: it
@@ -97,18 +97,19 @@ describe('Paddle.js stand-in', () => {
 
     const checkout = page.frameLocator('iframe.paddle-frame');
     await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
-    await expect.poll(() => checkout.getByText('Enter a valid card number.').isVisible()).toBe(true);
+    // Opened with locale 'de': the stand-in speaks German, as Paddle's checkout does.
+    await expect.poll(() => checkout.getByText('Gib eine gültige Kartennummer ein.').isVisible()).toBe(true);
 
-    await checkout.getByLabel('Card number').fill('4000 0000 0000 0002');
-    await checkout.getByLabel('Expiry date').fill('12/30');
-    await checkout.getByLabel('Security code').fill('123');
-    await checkout.getByLabel('Name on card').fill('Ada Lovelace');
+    await checkout.getByLabel(CARD_FIELDS.number).fill('4000 0000 0000 0002');
+    await checkout.getByLabel(CARD_FIELDS.expiry).fill('12/30');
+    await checkout.getByLabel(CARD_FIELDS.securityCode).fill('123');
+    await checkout.getByLabel(CARD_FIELDS.name).fill('Ada Lovelace');
     await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
     await waitForEvent(page, 'checkout.payment.failed');
-    await expect.poll(() => checkout.getByText('Your card was declined.', { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => checkout.getByText('Deine Karte wurde abgelehnt.', { exact: false }).isVisible()).toBe(true);
     expect(await api('/api/subscription/user', token)).toBeNull();
 
-    await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await checkout.getByLabel(CARD_FIELDS.number).fill('4242 4242 4242 4242');
     await checkout.getByRole('button', { name: SUBMIT_CARD }).click();
     const completed = (await waitForEvent(page, 'checkout.completed')) as { data: { transaction_id: string; status: string } };
     expect(completed.data).toMatchObject({ transaction_id: loaded.data.transaction_id, status: 'completed' });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, shown, signIn } from './browser.js';
 
 /**
  * The one-off purchase page `/perpetual` (spec section 2) in Chromium: the perpetual releases on offer
@@ -39,7 +39,7 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByRole('article', { name: 'Shapelab 2025' }));
       await offer.getByRole('link', { name: texts.buy }).click();
       await page.waitForURL(new RegExp(`/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2024}$`));
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       expect(errors).toEqual([]);
     }, 60_000);
   });

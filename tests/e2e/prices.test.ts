@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, launchBrowser, newContext, newPage, openInApp, payWith, seriousViolations, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newContext, newPage, openInApp, payWith, seriousViolations, shown, signIn, url } from './browser.js';
 
 /**
  * Prices a customer understands (issue 20, items 2, 3 and 6), in Chromium on the Paddle stand-in: the
@@ -31,6 +31,12 @@ const TEXTS = {
     discount: 'Launch offer: first month half price: −$10.00 on the first payment only',
     then: (date: string) => `From ${date}: $19.99 per month`,
     startTrial: 'Start free trial',
+    frame: ['Due today', 'Continue with PayPal', 'Card number', 'Security code'],
+    addDiscount: 'Add discount code',
+    removeDiscount: 'Remove discount',
+    discountCode: 'Discount code',
+    apply: 'Apply',
+    kept: '“10 USD off” is not applied: “Launch offer: first month half price” saves you more, and a purchase takes one discount.',
     trialActive: (date: string) => `Your free trial ends on ${date}. Unless you cancel before then, your first payment is taken on that day.`,
     current: 'Current plan',
     switchToYearly: 'Switch to yearly',
@@ -52,8 +58,38 @@ const TEXTS = {
     discount: 'Einführungsangebot: erster Monat zum halben Preis: −10,00\u00a0$ nur auf die erste Zahlung',
     then: (date: string) => `Ab ${date}: 19,99\u00a0$ pro Monat`,
     startTrial: 'Kostenlos testen',
+    frame: ['Heute fällig', 'Weiter mit PayPal', 'Kartennummer', 'Sicherheitscode'],
+    addDiscount: 'Rabattcode hinzufügen',
+    removeDiscount: 'Rabatt entfernen',
+    discountCode: 'Rabattcode',
+    apply: 'Anwenden',
+    kept: '„10 USD Rabatt“ wird nicht angewendet: „Einführungsangebot: erster Monat zum halben Preis“ spart dir mehr, und ein Kauf hat nur einen Rabatt.',
   },
 } as const;
+
+/** The stand-in checkout's English words: none may be left in its German form. */
+const ENGLISH_IN_FRAME = /Card number|Due today|Continue with PayPal|Security code|Expiry date|Name on card|Order summary|or pay by card|First payment/;
+
+/**
+ * The stand-in checkout in a frame 312 px wide (the narrowest the provider's frame is laid out at): nothing
+ * in it is wider than the frame, and every field ends inside its edge (the security code ran past it).
+ */
+async function standInFits312(page: Page): Promise<void> {
+  await page.locator('iframe.paddle-frame').evaluate((frame: HTMLIFrameElement) => {
+    frame.style.width = '312px';
+  });
+  const frame = page.frames().find((candidate) => candidate.url().includes('/checkout?'));
+  if (!frame) throw new Error('the stand-in checkout frame is not there');
+  await expect
+    .poll(() =>
+      frame.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const outside = [...document.querySelectorAll('input, button')].filter((node) => node.getBoundingClientRect().right > width + 0.5).map((node) => node.id || node.textContent);
+        return { width, scrolls: document.documentElement.scrollWidth > width, outside };
+      }),
+    )
+    .toEqual({ width: 312, scrolls: false, outside: [] });
+}
 
 const longDate = (at: number, language: 'en' | 'de') => new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(at));
 
@@ -70,7 +106,7 @@ async function checkoutTexts(page: Page, language: 'en' | 'de') {
   await page.getByRole('link', { name: texts.chooseMonthly }).click();
   await page.waitForURL(/\/checkout-new\/subscription\/pri_/);
   const frame = page.frameLocator('iframe.paddle-frame');
-  await shown(frame.getByLabel(/Card number/));
+  await shown(frame.getByLabel(CARD_FIELDS.number));
   const now = Date.now();
   const trialEnd = longDate(now + 14 * DAY, language);
   const afterTrial = new Date(now + 14 * DAY);
@@ -84,6 +120,23 @@ async function checkoutTexts(page: Page, language: 'en' | 'de') {
   expect(await page.getByTestId('checkout-subtotal').count()).toBe(0);
   await shown(frame.getByRole('button', { name: texts.startTrial }));
   expect(await frame.getByRole('button', { name: /^Pay / }).count()).toBe(0);
+  // The stand-in speaks the checkout's language (Paddle's checkout follows the locale it is given) and fits 312 px.
+  const words = await frame.locator('body').innerText();
+  for (const word of texts.frame) expect(words).toContain(word);
+  if (language === 'de') expect(words).not.toMatch(ENGLISH_IN_FRAME);
+  await standInFits312(page);
+
+  // Issue 48 item 1: a code that saves less than the launch offer is not applied, and the page says why;
+  // "Add discount code" and "Remove discount" are never offered side by side.
+  expect(await page.getByRole('button', { name: texts.removeDiscount }).count()).toBe(0);
+  await page.getByRole('button', { name: texts.addDiscount }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(texts.discountCode).fill('SAVE10');
+  await dialog.getByRole('button', { name: texts.apply }).click();
+  await expect.poll(() => page.getByTestId('checkout-discount-decision').textContent()).toBe(texts.kept);
+  await shown(page.getByRole('button', { name: texts.removeDiscount }));
+  expect(await page.getByRole('button', { name: texts.addDiscount }).count()).toBe(0);
+  await expect.poll(() => page.getByTestId('checkout-discount-duration').textContent()).toBe(texts.discount);
 }
 
 describe('prices in Chromium', () => {
@@ -97,6 +150,8 @@ describe('prices in Chromium', () => {
     await checkoutTexts(page, 'en');
     await payWith(page, '4242 4242 4242 4242');
     await page.waitForURL(/\/en\/subscription\/success$/);
+    // Issue 48: onwards to the subscription and back to the plans the buyer came from, not to the profile.
+    await expect.poll(() => page.getByTestId('success-ways').getByRole('link').allTextContents()).toEqual(['Go to your subscription', 'Back to plans']);
     const trialEndsAt = await page.evaluate(async () => {
       const response = await fetch('/api/subscription/user', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
       return ((await response.json()) as { trialEndsAt: string }).trialEndsAt;

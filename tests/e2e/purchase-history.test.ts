@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, seriousViolations, shown, signIn } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, seriousViolations, shown, signIn } from './browser.js';
 
 /**
  * Issue 20, items 4, 5 and 9 in Chromium on the Paddle stand-in: a consumer in Germany buys with only
@@ -41,7 +41,7 @@ async function api<T>(page: Page, path: string, init: { method?: 'GET' | 'POST' 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 async function checkoutReady(page: Page): Promise<void> {
-  await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+  await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
   await expect.poll(async () => (await page.getByTestId('checkout-dueToday').textContent()) ?? '').not.toBe('');
 }
 

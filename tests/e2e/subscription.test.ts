@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
+import { CARD_FIELDS, coveredActions, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, shown, signIn, url } from './browser.js';
 
 /**
  * Buying and managing a subscription in Chromium on the Paddle stand-in (issue "Buying in the browser"):
@@ -39,6 +39,10 @@ const TEXTS = {
     continueText: (date: string) => `Your subscription continues and billing resumes on ${date} at $199.90 per year.`,
     statusCancelling: 'Cancelled, active until the end of the period',
     statusTrial: 'Free trial',
+    nextChargeLabel: 'Next charge',
+    nextCharge: (date: string) => `$9.99 on ${date}, tax included`,
+    nextChargeYearly: (date: string) => `$199.90 on ${date}, tax included`,
+    cancelled: (date: string) => `Cancelled. Your subscription stays active until ${date}.`,
     paymentOptions: 'Payment options',
     card4242: 'VISA card ending in 4242, expires 12/2030',
     card0341: 'VISA card ending in 0341, expires 12/2030',
@@ -78,6 +82,10 @@ const TEXTS = {
     continueText: (date: string) => `Dein Abonnement läuft weiter und die Abrechnung wird am ${date} mit 199,90\u00a0$ pro Jahr fortgesetzt.`,
     statusCancelling: 'Gekündigt, aktiv bis zum Ende des Zeitraums',
     statusTrial: 'Kostenloser Testzeitraum',
+    nextChargeLabel: 'Nächste Abbuchung',
+    nextCharge: (date: string) => `9,99\u00a0$ am ${date}, inkl. Steuern`,
+    nextChargeYearly: (date: string) => `199,90\u00a0$ am ${date}, inkl. Steuern`,
+    cancelled: (date: string) => `Gekündigt. Dein Abonnement bleibt bis zum ${date} aktiv.`,
     paymentOptions: 'Zahlungsoptionen',
     card4242: 'VISA-Karte mit Endziffern 4242, gültig bis 12/2030',
     card0341: 'VISA-Karte mit Endziffern 0341, gültig bis 12/2030',
@@ -115,7 +123,7 @@ for (const language of ['en', 'de'] as const) {
       await page.getByRole('link', { name: texts.chooseMonthly }).click();
 
       await page.waitForURL(/\/checkout-new\/subscription\/pri_/);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.dueToday);
       // A trial: nothing is due today; the regular price comes after the launch offer's first payment.
       expect(await page.getByTestId('checkout-then').textContent()).toContain(texts.monthlyPrice);
@@ -138,18 +146,32 @@ for (const language of ['en', 'de'] as const) {
       await shown(page.getByText(texts.daysLeft(Math.ceil((Date.parse(trialEndsAt) - Date.now()) / 86_400_000))));
       await shown(page.getByText('VISA •••• 4242'));
       await shown(page.getByText(texts.statusTrial, { exact: true }));
+      // Issue 48 item 9: how much the next charge is, tax included, and when (the launch offer's half month).
+      const nextCharge = page.getByTestId(`subscription-${texts.nextChargeLabel}`);
+      await expect.poll(() => nextCharge.textContent()).toBe(texts.nextCharge(trialEnd));
 
       await page.getByRole('button', { name: texts.switchToYearly }).click();
       const switchDialog = page.getByRole('dialog');
       await shown(switchDialog.getByText(texts.switchCharge(trialEnd)));
       await switchDialog.getByRole('button', { name: texts.confirmSwitch }).click();
       await shown(page.getByText(texts.yearly, { exact: true }));
+      await expect.poll(() => nextCharge.textContent()).toBe(texts.nextChargeYearly(trialEnd));
 
+      // Issue 48 item 7, on a 390 px phone: each label above its value (no value squeezed beside a label
+      // column), and the success message covers none of the buttons, even with them at the screen's foot.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const squeezed = await page.locator('[data-testid="subscription-page"] dd').evaluateAll((values) => values.map((value) => value.getBoundingClientRect().width).filter((width) => width < 250));
+      expect(squeezed).toEqual([]);
       await page.getByRole('button', { name: texts.cancel }).click();
       const cancelDialog = page.getByRole('dialog');
       await shown(cancelDialog.getByText(texts.cancelText(trialEnd), { exact: false }));
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await cancelDialog.getByRole('button', { name: texts.cancel }).click();
       await shown(page.getByText(texts.statusCancelling));
+      await shown(page.getByRole('alert').getByText(texts.cancelled(trialEnd)));
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await coveredActions(page)).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // Continuing is confirmed first, against when billing resumes and at what price.
       await page.getByRole('button', { name: texts.continue }).click();
@@ -195,7 +217,7 @@ for (const language of ['en', 'de'] as const) {
       await signIn(page, `/${language}/login`, user.email, user.password, texts.signIn);
       await page.waitForURL(new RegExp(`/${language}(/account/subscription/choose-plan)?$`));
       await openInApp(page, `/${language}/checkout-new/subscription`);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       await page.getByRole('button', { name: texts.perpetual }).click();
       await page.waitForURL(/\/checkout-new\/perpetual$/);
       await expect.poll(() => page.getByTestId('checkout-dueToday').textContent()).toBe(texts.perpetualTotal);

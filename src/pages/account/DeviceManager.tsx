@@ -1,10 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useDelete, useOne } from '@refinedev/core';
 import { useState } from 'react';
@@ -13,6 +8,7 @@ import type { Seat, SeatsResponse } from '../../../contract/licensing.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { DownloadShapelab } from '../../components/DownloadShapelab.js';
+import { ResponsiveTable } from '../../components/ResponsiveTable.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
@@ -63,36 +59,29 @@ export default function DeviceManagerPage({ titleKey }: { titleKey: string }) {
         </Box>
       )}
       {seats && seats.seats.length > 0 && (
-        <Table size="small" aria-label={t('pages.deviceManager.tableLabel')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('pages.deviceManager.name')}</TableCell>
-              <TableCell>{t('pages.deviceManager.computerId')}</TableCell>
-              <TableCell>{t('pages.deviceManager.lastLogin')}</TableCell>
-              <TableCell>{t('pages.deviceManager.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {seats.seats.map((seat) => (
-              <TableRow key={seat.id}>
-                <TableCell>{seat.name}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{seat.computerId}</TableCell>
-                <TableCell>{lastLogin(seat.lastLoginAt)}</TableCell>
-                <TableCell>
-                  <Button
-                    size="small"
-                    color="error"
-                    disabled={busy}
-                    onClick={() => setReleasing(seat)}
-                    aria-label={t('pages.deviceManager.releaseLabel', { name: seat.name })}
-                  >
-                    {t('pages.deviceManager.release')}
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        // Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): the release always in view, cards on a phone.
+        <ResponsiveTable
+          label={t('pages.deviceManager.tableLabel')}
+          rows={seats.seats}
+          rowKey={(seat) => seat.id}
+          columns={[
+            { key: 'name', header: t('pages.deviceManager.name'), cell: (seat) => seat.name },
+            { key: 'lastLogin', header: t('pages.deviceManager.lastLogin'), cell: (seat) => lastLogin(seat.lastLoginAt), nowrap: true },
+            { key: 'computerId', header: t('pages.deviceManager.computerId'), cell: (seat) => seat.computerId, mono: true },
+          ]}
+          actionsHeader={t('pages.deviceManager.actions')}
+          actions={(seat) => (
+            <Button
+              size="small"
+              color="error"
+              disabled={busy}
+              onClick={() => setReleasing(seat)}
+              aria-label={t('pages.deviceManager.releaseLabel', { name: seat.name })}
+            >
+              {t('pages.deviceManager.release')}
+            </Button>
+          )}
+        />
       )}
       <ConfirmDialog
         open={releasing !== null}

@@ -147,7 +147,11 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
               const name = nameOf(licence);
               const rows: [string, string][] = [
                 [t(licence.source === 'purchase' ? 'pages.licences.purchasedAt' : 'pages.licences.addedAt'), date(licence.purchasedAt)],
-                [t('pages.licences.updatesUntil'), licence.updatesUntil ? date(licence.updatesUntil) : t('pages.licences.noEnd')],
+                // Issue 48 item 11: updates that ended say so, not only their date.
+                [
+                  t(licence.updatesUntil && Date.parse(licence.updatesUntil) <= now.getTime() ? 'pages.licences.updatesEnded' : 'pages.licences.updatesUntil'),
+                  licence.updatesUntil ? date(licence.updatesUntil) : t('pages.licences.noEnd'),
+                ],
               ];
               if (licence.paid) rows.push([t('pages.licences.paid'), formatPrice(licence.paid.amount, licence.paid.currencyCode, language)]);
               const returnable = returnableNow(licence, now);

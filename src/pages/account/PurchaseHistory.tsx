@@ -1,16 +1,6 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import { useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { useList } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Invoice, PaymentStatus } from '../../../contract/subscription.js';
@@ -18,6 +8,7 @@ import type { DataError } from '../../../providers/dataProvider.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { PageCard } from '../../components/PageCard.js';
+import { ResponsiveTable } from '../../components/ResponsiveTable.js';
 import { PurchaseItemName } from '../../components/PurchaseItemName.js';
 import { useOpenInvoice } from '../../data/useApiAction.js';
 import { formatDate, formatPrice } from '../../format/index.js';
@@ -71,15 +62,12 @@ function InvoiceAction({ invoice }: { invoice: Invoice }) {
  * (paid, refunded, partially refunded, payment failed, no charge), the invoice number, the amount with
  * the tax it includes, its refund if any, and its invoice. The invoice link is the provider's and
  * short-lived, so it is asked for when the user clicks. A refund decided elsewhere (a return, a duplicate
- * undone) shows as soon as the live provider says so (resource `invoices`). Under the small breakpoint
+ * undone) shows as soon as the live provider says so (resource `invoices`). Where the table does not fit
  * (phones) each payment is a card, so nothing is wider than the screen.
  */
 export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { language } = useLocale();
-  const theme = useTheme();
-  // Measured on the first render, so a phone never lays out the table first.
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const { result, query } = useList<Invoice, DataError>({ resource: 'invoices', pagination: { mode: 'off' } });
   const invoices = query.isSuccess ? result.data : null;
 
@@ -93,79 +81,31 @@ export default function PurchaseHistoryPage({ titleKey }: { titleKey: string }) 
   return (
     <PageCard title={t(titleKey)} testId="purchase-history" wide>
       {invoices?.length === 0 && <Typography>{t('pages.purchaseHistory.empty')}</Typography>}
-      {invoices && invoices.length > 0 && phone && (
-        <Box component="ul" aria-label={t(titleKey)} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2 }}>
-          {invoices.map((invoice) => (
-            <Card component="li" variant="outlined" key={invoice.id} data-testid={`purchase-${invoice.id}`}>
-              <CardContent sx={{ display: 'grid', gap: 0.5, overflowWrap: 'anywhere' }}>
-                <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, alignItems: 'baseline' }}>
-                  <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
-                    <PurchaseItemName items={invoice.items} />
-                  </Typography>
-                  <StatusChip status={invoice.paymentStatus} />
-                </Box>
-                <Typography variant="body2" color="text.secondary">
-                  {date(invoice.billedAt)}
-                  {invoice.invoiceNumber ? ` · ${t('pages.purchaseHistory.invoiceNumber')} ${invoice.invoiceNumber}` : ''}
-                </Typography>
-                <Typography>
-                  {t('pages.purchaseHistory.amount')}: {amount(invoice)}
-                </Typography>
-                {tax(invoice) && (
-                  <Typography variant="body2" color="text.secondary">
-                    {t('pages.purchaseHistory.tax')}: {tax(invoice)}
-                  </Typography>
-                )}
-                {invoice.refund && (
-                  <Typography variant="body2" data-testid="purchase-refund">
-                    {refund(invoice)}
-                  </Typography>
-                )}
-                <Box>
-                  <InvoiceAction invoice={invoice} />
-                </Box>
-              </CardContent>
-            </Card>
-          ))}
-        </Box>
-      )}
-      {invoices && invoices.length > 0 && !phone && (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label={t(titleKey)}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('pages.purchaseHistory.date')}</TableCell>
-                <TableCell>{t('pages.purchaseHistory.item')}</TableCell>
-                <TableCell>{t('pages.purchaseHistory.status')}</TableCell>
-                <TableCell>{t('pages.purchaseHistory.invoiceNumber')}</TableCell>
-                <TableCell align="right">{t('pages.purchaseHistory.amount')}</TableCell>
-                <TableCell align="right">{t('pages.purchaseHistory.tax')}</TableCell>
-                <TableCell>{t('pages.purchaseHistory.refundColumn')}</TableCell>
-                <TableCell>{t('pages.purchaseHistory.invoice')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {invoices.map((invoice) => (
-                <TableRow key={invoice.id} data-testid={`purchase-${invoice.id}`}>
-                  <TableCell>{date(invoice.billedAt)}</TableCell>
-                  <TableCell>
-                    <PurchaseItemName items={invoice.items} />
-                  </TableCell>
-                  <TableCell>
-                    <StatusChip status={invoice.paymentStatus} />
-                  </TableCell>
-                  <TableCell data-testid="purchase-invoice-number">{invoice.invoiceNumber ?? ''}</TableCell>
-                  <TableCell align="right">{amount(invoice)}</TableCell>
-                  <TableCell align="right">{tax(invoice)}</TableCell>
-                  <TableCell data-testid="purchase-refund">{refund(invoice)}</TableCell>
-                  <TableCell>
-                    <InvoiceAction invoice={invoice} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+      {invoices && invoices.length > 0 && (
+        // Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): what and its status first, the
+        // invoice always in view; each payment a card on a phone.
+        <ResponsiveTable
+          label={t(titleKey)}
+          rows={invoices}
+          rowKey={(invoice) => invoice.id}
+          rowTestId={(invoice) => `purchase-${invoice.id}`}
+          columns={[
+            { key: 'item', header: t('pages.purchaseHistory.item'), cell: (invoice) => <PurchaseItemName items={invoice.items} /> },
+            { key: 'status', header: t('pages.purchaseHistory.status'), cell: (invoice) => <StatusChip status={invoice.paymentStatus} /> },
+            { key: 'date', header: t('pages.purchaseHistory.date'), cell: (invoice) => date(invoice.billedAt) },
+            { key: 'amount', header: t('pages.purchaseHistory.amount'), cell: (invoice) => amount(invoice), align: 'right', nowrap: true },
+            { key: 'tax', header: t('pages.purchaseHistory.tax'), cell: (invoice) => tax(invoice), align: 'right', nowrap: true, onCard: (invoice) => tax(invoice) !== '' },
+            { key: 'refund', header: t('pages.purchaseHistory.refundColumn'), cell: (invoice) => <span data-testid="purchase-refund">{refund(invoice)}</span>, onCard: (invoice) => invoice.refund !== null },
+            {
+              key: 'invoiceNumber',
+              header: t('pages.purchaseHistory.invoiceNumber'),
+              cell: (invoice) => <span data-testid="purchase-invoice-number">{invoice.invoiceNumber ?? ''}</span>,
+              onCard: (invoice) => invoice.invoiceNumber !== null,
+            },
+          ]}
+          actionsHeader={t('pages.purchaseHistory.invoice')}
+          actions={(invoice) => <InvoiceAction invoice={invoice} />}
+        />
       )}
     </PageCard>
   );

@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { Plan } from '../../../contract/billing.js';
+import type { Overview } from '../../../contract/overview.js';
 import type { PaymentMethod, Subscription } from '../../../contract/subscription.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { errorText } from '../../../providers/errors.js';
@@ -79,6 +80,9 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
     errorNotification: false,
     queryOptions: { retry: false },
   });
+  // Issue 48 item 9: the next charge's amount, tax included, as the home tells it (one answer for both,
+  // `overview`, which the live provider refreshes); without it the page gives the date alone.
+  const { result: overview } = useOne<Overview, DataError>({ resource: 'overview', id: 'me', errorNotification: false, queryOptions: { retry: false } });
   // The plan's price is a detail: the page works without it.
   const { result: planList } = useList<Plan, DataError>({ resource: 'plans', pagination: { mode: 'off' }, errorNotification: false });
   const plans = planList.data;
@@ -167,7 +171,13 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
   }
   if (cancelling) rows.push([t('pages.subscription.activeUntil'), date(subscription.scheduledChange?.effectiveAt)]);
   else if (pausing) rows.push([t('pages.subscription.pausesOn'), date(subscription.pause?.startsAt)]);
-  else if (subscription.nextBilledAt) rows.push([t('pages.subscription.nextBilling'), date(subscription.nextBilledAt)]);
+  else if (subscription.nextBilledAt) {
+    const next = overview?.subscription?.nextCharge?.amount ?? null;
+    rows.push([
+      t('pages.subscription.nextBilling'),
+      next ? t('pages.subscription.nextChargeValue', { amount: formatPrice(next.amount, next.currencyCode, language), date: date(subscription.nextBilledAt) }) : date(subscription.nextBilledAt),
+    ]);
+  }
   if (subscription.pause?.resumesAt) rows.push([t('pages.subscription.resumesOn'), date(subscription.pause.resumesAt)]);
   if (subscription.currentPeriod && !trialing) rows.push([t('pages.subscription.lastBilling'), date(subscription.currentPeriod.startsAt)]);
   if (method) {
@@ -203,13 +213,15 @@ export default function SubscriptionPage({ titleKey }: { titleKey: string }) {
           {t('pages.subscription.refundUsed')}
         </Alert>
       )}
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, mb: 3 }}>
+      {/* Label beside value where there is room; on a phone each label above its value (issue 48 item 7: a
+          label column left the values 100 px). */}
+      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' }, columnGap: 3, rowGap: { xs: 0, sm: 1 }, mt: 0, mb: 3 }}>
         {rows.map(([label, value]) => (
           <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" color="text.secondary">
+            <Typography component="dt" color="text.secondary" sx={{ typography: { xs: 'body2', sm: 'body1' }, mt: { xs: 1, sm: 0 } }}>
               {label}
             </Typography>
-            <Typography component="dd" sx={{ m: 0 }} data-testid={`subscription-${label}`}>
+            <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }} data-testid={`subscription-${label}`}>
               {value}
             </Typography>
           </Box>

@@ -1,12 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustom } from '@refinedev/core';
@@ -21,6 +16,7 @@ import { saveFile } from '../../components/csv.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
+import { ResponsiveTable } from '../../components/ResponsiveTable.js';
 import { PageCard } from '../../components/PageCard.js';
 import { useOnDemandRead } from '../../data/useApiAction.js';
 import { formatDateTime } from '../../format/index.js';
@@ -137,56 +133,59 @@ export default function AuditPage({ titleKey }: PageProps) {
           </Typography>
         ) : (
           <>
-            {/* A wide table scrolls on a phone; the scrolling region is reachable by keyboard (WCAG 2.1.1). */}
-            <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('pages.audit.tableLabel')}>
-              <Table size="small" aria-label={t('pages.audit.tableLabel')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('pages.audit.columns.when')}</TableCell>
-                    <TableCell>{t('pages.audit.columns.actor')}</TableCell>
-                    <TableCell>{t('pages.audit.columns.action')}</TableCell>
-                    <TableCell>{t('pages.audit.columns.subject')}</TableCell>
-                    <TableCell>{t('pages.audit.columns.details')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {log.data.map((entry) => (
-                    <TableRow key={entry.id} data-testid="audit-row" data-action={entry.action}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.createdAt, language)}</TableCell>
-                      <TableCell>
-                        {entry.actorEmail}
-                        <Typography component="span" variant="body2" color="text.secondary">
-                          {` · ${t(`pages.users.roles.${entry.actorRole}`)}`}
-                        </Typography>
-                      </TableCell>
-                      <TableCell>{actionName(entry)}</TableCell>
-                      <TableCell>
-                        {entry.subjectId === null ? (
-                          <Typography variant="body2" color="text.secondary">
-                            {t('pages.audit.noSubject')}
-                          </Typography>
-                        ) : entry.subjectEmail ? (
-                          <Link component={RouterLink} to={localize(paths.userShow(entry.subjectId))} underline="hover">
-                            {entry.subjectEmail}
-                          </Link>
-                        ) : (
-                          <Typography variant="body2" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
-                            {t('pages.audit.deletedSubject', { id: entry.subjectId })}
-                          </Typography>
-                        )}
-                      </TableCell>
-                      <TableCell sx={{ minWidth: 240, maxWidth: 480 }}>
-                        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                          {Object.entries(entry.details)
-                            .map(([name, value]) => `${name}: ${detailText(value)}`)
-                            .join(' · ')}
-                        </Typography>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+            {/* Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): cards where the table does not fit. */}
+            <ResponsiveTable
+              label={t('pages.audit.tableLabel')}
+              rows={log.data}
+              rowKey={(entry) => entry.id}
+              rowTestId={() => 'audit-row'}
+              rowData={(entry) => ({ action: entry.action })}
+              columns={[
+                { key: 'action', header: t('pages.audit.columns.action'), cell: (entry) => actionName(entry) },
+                { key: 'when', header: t('pages.audit.columns.when'), cell: (entry) => formatDateTime(entry.createdAt, language), nowrap: true },
+                {
+                  key: 'subject',
+                  header: t('pages.audit.columns.subject'),
+                  cell: (entry) =>
+                    entry.subjectId === null ? (
+                      <Typography variant="body2" component="span" color="text.secondary">
+                        {t('pages.audit.noSubject')}
+                      </Typography>
+                    ) : entry.subjectEmail ? (
+                      <Link component={RouterLink} to={localize(paths.userShow(entry.subjectId))} underline="hover">
+                        {entry.subjectEmail}
+                      </Link>
+                    ) : (
+                      <Typography variant="body2" component="span" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+                        {t('pages.audit.deletedSubject', { id: entry.subjectId })}
+                      </Typography>
+                    ),
+                },
+                {
+                  key: 'actor',
+                  header: t('pages.audit.columns.actor'),
+                  cell: (entry) => (
+                    <>
+                      {entry.actorEmail}
+                      <Typography component="span" variant="body2" color="text.secondary">
+                        {` · ${t(`pages.users.roles.${entry.actorRole}`)}`}
+                      </Typography>
+                    </>
+                  ),
+                },
+                {
+                  key: 'details',
+                  header: t('pages.audit.columns.details'),
+                  cell: (entry) => (
+                    <Typography variant="body2" component="span" sx={{ display: 'block', maxWidth: 360, overflowWrap: 'anywhere' }}>
+                      {Object.entries(entry.details)
+                        .map(([name, value]) => `${name}: ${detailText(value)}`)
+                        .join(' · ')}
+                    </Typography>
+                  ),
+                },
+              ]}
+            />
             <TablePagination
               component="div"
               count={log.total}

@@ -2,12 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustom, useCustomMutation } from '@refinedev/core';
@@ -18,6 +13,7 @@ import { useSearchParams } from 'react-router';
 import type { Job, JobsResponse, JobStatus } from '../../../contract/jobs.js';
 import type { DataError } from '../../../providers/dataProvider.js';
 import { errorText } from '../../../providers/errors.js';
+import { ResponsiveTable } from '../../components/ResponsiveTable.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
@@ -127,61 +123,57 @@ export default function JobsPage({ titleKey }: PageProps) {
           </Typography>
         ) : (
           <>
-            {/* A wide table scrolls on a phone; the scrolling region is reachable by keyboard (WCAG 2.1.1). */}
-            <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('pages.jobs.tableLabel')}>
-              <Table size="small" aria-label={t('pages.jobs.tableLabel')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('pages.jobs.kind')}</TableCell>
-                    <TableCell>{t('pages.jobs.status')}</TableCell>
-                    <TableCell>{t('pages.jobs.attempts')}</TableCell>
-                    <TableCell>{t('pages.jobs.created')}</TableCell>
-                    <TableCell>{t('pages.jobs.when')}</TableCell>
-                    <TableCell>{t('pages.jobs.lastError')}</TableCell>
-                    <TableCell>{t('pages.jobs.actions')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {jobs.data.map((job) => (
-                    <TableRow key={job.id} data-testid="job-row" data-job-id={job.id}>
-                      <TableCell>{kindName(job.kind)}</TableCell>
-                      <TableCell>
-                        <Chip size="small" color={STATUS_COLOURS[job.status]} label={t(`pages.jobs.statuses.${job.status}`)} />
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{t('pages.jobs.attemptsOf', { attempts: job.attempts, max: job.maxAttempts })}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(job.createdAt)}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {job.finishedAt ? t('pages.jobs.finishedAt', { date: when(job.finishedAt) }) : t('pages.jobs.runAt', { date: when(job.runAt) })}
-                      </TableCell>
-                      <TableCell sx={{ minWidth: 240, maxWidth: 480 }}>
-                        {job.lastError ? (
-                          <Typography variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                            {job.lastError}
-                          </Typography>
-                        ) : (
-                          <Typography variant="body2" color="text.secondary">
-                            {t('pages.jobs.noError')}
-                          </Typography>
-                        )}
-                      </TableCell>
-                      <TableCell>
-                        {job.status === 'failed' && (
-                          <Button
-                            size="small"
-                            variant="outlined"
-                            disabled={retrying.isPending}
-                            onClick={() => setConfirming(job)}
-                            aria-label={t('pages.jobs.retryLabel', { kind: kindName(job.kind), date: when(job.createdAt) })}
-                          >
-                            {t('pages.jobs.retry')}
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+            {/* Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): the retry always in view, cards on a phone. */}
+            <ResponsiveTable
+              label={t('pages.jobs.tableLabel')}
+              rows={jobs.data}
+              rowKey={(job) => job.id}
+              rowTestId={() => 'job-row'}
+              rowData={(job) => ({ 'job-id': job.id })}
+              columns={[
+                { key: 'kind', header: t('pages.jobs.kind'), cell: (job) => kindName(job.kind) },
+                {
+                  key: 'status',
+                  header: t('pages.jobs.status'),
+                  cell: (job) => <Chip size="small" color={STATUS_COLOURS[job.status]} label={t(`pages.jobs.statuses.${job.status}`)} />,
+                },
+                {
+                  key: 'when',
+                  header: t('pages.jobs.when'),
+                  cell: (job) => (job.finishedAt ? t('pages.jobs.finishedAt', { date: when(job.finishedAt) }) : t('pages.jobs.runAt', { date: when(job.runAt) })),
+                },
+                { key: 'attempts', header: t('pages.jobs.attempts'), cell: (job) => t('pages.jobs.attemptsOf', { attempts: job.attempts, max: job.maxAttempts }), nowrap: true },
+                { key: 'created', header: t('pages.jobs.created'), cell: (job) => when(job.createdAt) },
+                {
+                  key: 'lastError',
+                  header: t('pages.jobs.lastError'),
+                  cell: (job) =>
+                    job.lastError ? (
+                      <Typography variant="body2" component="span" sx={{ display: 'block', maxWidth: 360, fontFamily: 'monospace', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                        {job.lastError}
+                      </Typography>
+                    ) : (
+                      <Typography variant="body2" component="span" color="text.secondary">
+                        {t('pages.jobs.noError')}
+                      </Typography>
+                    ),
+                },
+              ]}
+              actionsHeader={t('pages.jobs.actions')}
+              actions={(job) =>
+                job.status === 'failed' && (
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    disabled={retrying.isPending}
+                    onClick={() => setConfirming(job)}
+                    aria-label={t('pages.jobs.retryLabel', { kind: kindName(job.kind), date: when(job.createdAt) })}
+                  >
+                    {t('pages.jobs.retry')}
+                  </Button>
+                )
+              }
+            />
             <TablePagination
               component="div"
               count={jobs.total}

@@ -1,11 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useList } from '@refinedev/core';
@@ -19,6 +14,7 @@ import type { DataError } from '../../../providers/dataProvider.js';
 import { saveFile } from '../../components/csv.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
+import { ResponsiveTable } from '../../components/ResponsiveTable.js';
 import { PageCard } from '../../components/PageCard.js';
 import type { LiteKeysImport, LiteKeysPage } from '../../billing/types.js';
 import { useOnDemandRead } from '../../data/useApiAction.js';
@@ -133,24 +129,17 @@ export default function ShapelabLitePage({ titleKey }: { titleKey: string }) {
             <Typography color="text.secondary">{t(query ? 'pages.liteKeys.noMatch' : 'pages.liteKeys.empty')}</Typography>
           ) : (
             <>
-              <Table size="small" aria-label={t('pages.liteKeys.tableLabel')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('pages.liteKeys.key')}</TableCell>
-                    <TableCell>{t('pages.liteKeys.channel')}</TableCell>
-                    <TableCell>{t('pages.liteKeys.importedAt')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {keys.data.map((key) => (
-                    <TableRow key={key.key}>
-                      <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{key.key}</TableCell>
-                      <TableCell>{key.channel}</TableCell>
-                      <TableCell>{date(key.importedAt)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              {/* Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): cards where the table does not fit. */}
+              <ResponsiveTable
+                label={t('pages.liteKeys.tableLabel')}
+                rows={keys.data}
+                rowKey={(key) => key.key}
+                columns={[
+                  { key: 'key', header: t('pages.liteKeys.key'), cell: (key) => <Box component="span" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{key.key}</Box> },
+                  { key: 'channel', header: t('pages.liteKeys.channel'), cell: (key) => key.channel },
+                  { key: 'importedAt', header: t('pages.liteKeys.importedAt'), cell: (key) => date(key.importedAt), nowrap: true },
+                ]}
+              />
               <TablePagination
                 component="div"
                 count={keys.total}

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Discount } from '../../../contract/billing.js';
 import type { DataError } from '../../../providers/dataProvider.js';
+import { discountText } from '../../billing/catalogueText.js';
 import { FullPageSpinner } from '../../components/FullPageSpinner.js';
 import { useLocale } from '../../components/LocaleScope.js';
 import { useDocumentTitle } from '../../components/useDocumentTitle.js';
@@ -82,6 +83,8 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
     if (checkout.discountWarned > 0) setDiscount('default');
   }, [checkout.discountWarned]);
 
+  const decision = checkout.transaction?.discountDecision ?? null;
+
   if (!options) return <FullPageSpinner />;
   // Spec section 4: a perpetual price that is not offered (owned, or gone) sends the user to choose a plan.
   const unavailable = !selected || (kind === 'perpetual' && params.priceId !== undefined && selected.priceId !== params.priceId);
@@ -126,11 +129,25 @@ export default function CheckoutNewPage({ titleKey }: { titleKey: string }) {
               {t(kind === 'subscription' ? 'pages.checkout.refundUsedSubscription' : 'pages.checkout.refundUsedRelease')}
             </Alert>
           )}
-          <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
-            <Button variant="outlined" onClick={() => setDialog(true)}>
-              {t('pages.checkout.addDiscount')}
-            </Button>
-            {discount !== 'default' && <Button onClick={() => setDiscount('default')}>{t('pages.checkout.removeDiscount')}</Button>}
+          {decision && (
+            <Alert severity="info" sx={{ mt: 1 }} data-testid="checkout-discount-decision">
+              {t(`pages.checkout.discountDecision.${decision.messageKey}`, {
+                applied: discountText(decision.applied, language),
+                declined: discountText(decision.declined, language),
+              })}
+            </Alert>
+          )}
+          {/* One discount at a time: a chosen code is removed before another is added (issue 48). */}
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
+            {discount === 'default' ? (
+              <Button variant="outlined" onClick={() => setDialog(true)}>
+                {t('pages.checkout.addDiscount')}
+              </Button>
+            ) : (
+              <Button variant="outlined" onClick={() => setDiscount('default')}>
+                {t('pages.checkout.removeDiscount')}
+              </Button>
+            )}
             <Button variant="outlined" onClick={() => setRegionDialog(true)}>
               {t('pages.checkout.regionAndVat')}
             </Button>

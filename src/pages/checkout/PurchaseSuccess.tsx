@@ -19,8 +19,8 @@ import { paths } from '../../routing/paths.js';
 export const HELP_CENTRE_URL = 'https://help.shapelab.app';
 
 /**
- * `subscription/success` and `perpetual/success` (spec section 2): the download, the help centre and the
- * way back to the profile; meanwhile the page waits for the provider's webhook (the live provider
+ * `subscription/success` and `perpetual/success` (spec section 2): the download, the help centre, the way
+ * on to what was bought (the subscription, the licences) and back to the plans or releases; meanwhile the page waits for the provider's webhook (the live provider
  * refreshes `invoices` and `subscription` when it lands) and then shows what was granted.
  */
 export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) {
@@ -53,9 +53,13 @@ export default function PurchaseSuccessPage({ titleKey }: { titleKey: string }) 
         </Box>
       )}
       <DownloadShapelab />
-      <Box sx={{ mt: 2 }}>
-        <Button component={RouterLink} to={localize(paths.profile)}>
-          {t('pages.success.backToProfile')}
+      {/* Issue 48: onwards to what was bought, and back to the plans or releases the buyer came from. */}
+      <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1 }} data-testid="success-ways">
+        <Button variant="contained" component={RouterLink} to={localize(perpetual ? paths.licences : paths.subscription)}>
+          {t(perpetual ? 'pages.checkout.seeLicences' : 'pages.checkout.manageSubscription')}
+        </Button>
+        <Button component={RouterLink} to={localize(perpetual ? paths.perpetualProducts : paths.choosePlan)}>
+          {t(perpetual ? 'pages.success.backToReleases' : 'pages.success.backToPlans')}
         </Button>
       </Box>
       <Typography sx={{ mt: 2 }}>

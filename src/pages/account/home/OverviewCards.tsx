@@ -1,8 +1,10 @@
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import type { EntitlementItem } from '../../../../contract/licensing.js';
 import type { Overview } from '../../../../contract/overview.js';
 import { useLocale } from '../../../components/LocaleScope.js';
@@ -102,7 +104,10 @@ function itemText(item: EntitlementItem, t: (key: string, values?: Record<string
     case 'licence':
       return {
         primary: t('pages.home.licence', { name: item.productName }),
-        secondary: item.updatesUntil ? t('pages.home.updatesUntil', { date: date(item.updatesUntil) }) : t('pages.licences.noEnd'),
+        // Issue 48 item 11: updates that ended say so, not only their date.
+        secondary: item.updatesUntil
+          ? t(Date.parse(item.updatesUntil) <= Date.now() ? 'pages.home.updatesEnded' : 'pages.home.updatesUntil', { date: date(item.updatesUntil) })
+          : t('pages.licences.noEnd'),
       };
     case 'access':
       return { primary: t('pages.home.access'), secondary: t('pages.home.accessUntil', { date: date(item.endsAt) }) };
@@ -151,7 +156,78 @@ export function DevicesCard({ overview }: { overview: Overview }) {
   );
 }
 
-/** The four cards of the overview, in reading order. */
+/** A trial this close to its end is worth a line among what needs attention. */
+const TRIAL_ENDING_MS = 3 * 86_400_000;
+
+/** One thing that needs attention: its text's key under `pages.home`, what the text names, and the page that settles it. */
+export interface Attention {
+  key: 'attentionPastDue' | 'attentionCardExpired' | 'attentionCardExpiring' | 'attentionEnding' | 'attentionPaused' | 'attentionTrialEnding';
+  to: string;
+  amount?: Money;
+  date?: string;
+  last4?: string;
+  expiry?: string;
+}
+
+/**
+ * What needs the user's attention (issue 48 item 8), most urgent first, each with the page that settles it:
+ * an overdue payment, a card that expired or expires this month or next, a subscription that ends or is
+ * paused, a trial about to be charged.
+ */
+export function attentionOf(overview: Overview, now: Date): Attention[] {
+  const items: Attention[] = [];
+  const subscription = overview.subscription;
+  if (!subscription || subscription.status === 'canceled') return items;
+  if (subscription.status === 'past_due') items.push({ key: 'attentionPastDue', to: paths.paymentOptions, ...(subscription.pastDue ? { amount: subscription.pastDue.amount } : {}) });
+  const card = overview.paymentMethod?.card;
+  if (card && !subscription.endsAt) {
+    // A card is good to the end of its expiry month.
+    const monthsLeft = (card.expiryYear - now.getFullYear()) * 12 + (card.expiryMonth - (now.getMonth() + 1));
+    const expiry = `${String(card.expiryMonth).padStart(2, '0')}/${card.expiryYear}`;
+    if (monthsLeft < 0) items.push({ key: 'attentionCardExpired', to: paths.paymentOptions, last4: card.last4 });
+    else if (monthsLeft <= 1) items.push({ key: 'attentionCardExpiring', to: paths.paymentOptions, last4: card.last4, expiry });
+  }
+  if (subscription.endsAt) items.push({ key: 'attentionEnding', to: paths.subscription, date: subscription.endsAt });
+  else if (subscription.status === 'paused') items.push({ key: 'attentionPaused', to: paths.subscription });
+  else if (subscription.trialEndsAt && Date.parse(subscription.trialEndsAt) - now.getTime() <= TRIAL_ENDING_MS) {
+    items.push({ key: 'attentionTrialEnding', to: paths.subscription, date: subscription.trialEndsAt });
+  }
+  return items;
+}
+
+/** The first card: what needs attention, each a link to the page that settles it, or that nothing does. */
+export function AttentionCard({ overview }: { overview: Overview }) {
+  const { t } = useTranslation();
+  const { localize } = useLocale();
+  const { date, money } = useFormats();
+  const items = attentionOf(overview, new Date());
+  return (
+    <OverviewCard id="attention" title={t('pages.home.attention')}>
+      {items.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {t('pages.home.attentionNone')}
+        </Typography>
+      ) : (
+        <List dense disablePadding>
+          {items.map((item) => (
+            <ListItem key={item.key} disableGutters data-testid={`home-${item.key}`}>
+              <Link component={RouterLink} to={localize(item.to)}>
+                {t(`pages.home.${item.key}`, {
+                  amount: item.amount ? money(item.amount) : '',
+                  date: item.date ? date(item.date) : '',
+                  last4: item.last4 ?? '',
+                  expiry: item.expiry ?? '',
+                })}
+              </Link>
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </OverviewCard>
+  );
+}
+
+/** The cards of the overview, in reading order. */
 export function OverviewCards({ overview }: { overview: Overview }) {
   return (
     <>

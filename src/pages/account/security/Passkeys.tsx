@@ -1,11 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useCreate, useCustomMutation, useDelete, useList, useNotification, useUpdate } from '@refinedev/core';
 import { Suspense, useState } from 'react';
@@ -14,6 +9,7 @@ import type { PasskeyView, Reauthentication } from '../../../../contract/two-fac
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { messageKeyOf } from '../../../../providers/errors.js';
 import { ErrorAlert } from '../../../components/ErrorAlert.js';
+import { ResponsiveTable } from '../../../components/ResponsiveTable.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime } from '../../../format/index.js';
@@ -111,34 +107,30 @@ export function PasskeysSection({ proof, onChanged }: { proof: Proof; onChanged:
       {query.isError && <ErrorAlert messageKey={messageKeyOf(query.error)} />}
       {passkeys && passkeys.length === 0 && <Typography sx={{ mb: 2 }}>{t('security:passkeys.none')}</Typography>}
       {passkeys && passkeys.length > 0 && (
-        <Box sx={{ overflowX: 'auto', mb: 2 }} tabIndex={0} role="region" aria-label={t('security:passkeys.tableLabel')}>
-          <Table size="small" aria-label={t('security:passkeys.tableLabel')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('security:passkeys.name')}</TableCell>
-                <TableCell>{t('security:passkeys.created')}</TableCell>
-                <TableCell>{t('security:passkeys.lastUsed')}</TableCell>
-                <TableCell>{t('security:passkeys.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {passkeys.map((passkey) => (
-                <TableRow key={passkey.id} data-testid="passkey">
-                  <TableCell>{passkey.name}</TableCell>
-                  <TableCell>{when(passkey.createdAt)}</TableCell>
-                  <TableCell>{when(passkey.lastUsedAt)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    <Button size="small" disabled={readOnly} onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
-                      {t('security:passkeys.rename')}
-                    </Button>
-                    <Button size="small" color="error" disabled={readOnly} onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
-                      {t('security:passkeys.remove')}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+        // Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): rename and remove always in view.
+        <Box sx={{ mb: 2 }}>
+          <ResponsiveTable
+            label={t('security:passkeys.tableLabel')}
+            rows={passkeys}
+            rowKey={(passkey) => passkey.id}
+            rowTestId={() => 'passkey'}
+            columns={[
+              { key: 'name', header: t('security:passkeys.name'), cell: (passkey) => passkey.name },
+              { key: 'lastUsed', header: t('security:passkeys.lastUsed'), cell: (passkey) => when(passkey.lastUsedAt), nowrap: true },
+              { key: 'created', header: t('security:passkeys.created'), cell: (passkey) => when(passkey.createdAt), nowrap: true },
+            ]}
+            actionsHeader={t('security:passkeys.actions')}
+            actions={(passkey) => (
+              <>
+                <Button size="small" disabled={readOnly} onClick={() => setRenaming(passkey)} aria-label={t('security:passkeys.renameLabel', { name: passkey.name })}>
+                  {t('security:passkeys.rename')}
+                </Button>
+                <Button size="small" color="error" disabled={readOnly} onClick={() => setRemoving(passkey)} aria-label={t('security:passkeys.removeLabel', { name: passkey.name })}>
+                  {t('security:passkeys.remove')}
+                </Button>
+              </>
+            )}
+          />
         </Box>
       )}
       {supported ? (

@@ -1,11 +1,5 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useCustomMutation, useDelete, useList } from '@refinedev/core';
 import { useState } from 'react';
@@ -13,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../../../../contract/account.js';
 import type { DataError } from '../../../../providers/dataProvider.js';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.js';
+import { ResponsiveTable } from '../../../components/ResponsiveTable.js';
 import { FullPageSpinner } from '../../../components/FullPageSpinner.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatDateTime } from '../../../format/index.js';
@@ -63,51 +58,46 @@ export function SessionsSection() {
     <>
       <Typography sx={{ mb: 2 }}>{t('pages.security.intro')}</Typography>
       {sessions && (
-        // A wide table scrolls on a phone; the scrolling region is reachable by keyboard (WCAG 2.1.1).
-        <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('pages.security.tableLabel')}>
-          <Table size="small" aria-label={t('pages.security.tableLabel')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('pages.security.browser')}</TableCell>
-                <TableCell>{t('pages.security.system')}</TableCell>
-                <TableCell>{t('pages.security.address')}</TableCell>
-                <TableCell>{t('pages.security.signedIn')}</TableCell>
-                <TableCell>{t('pages.security.lastActive')}</TableCell>
-                <TableCell>{t('pages.security.expires')}</TableCell>
-                <TableCell>{t('pages.security.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((session) => (
-                <TableRow key={session.id} data-testid={session.current ? 'session-current' : 'session-other'}>
-                  <TableCell>
-                    {/* Issue 47: support's read-only view of the account, not a sign-in of the owner's. */}
-                    {session.supportView ? <Chip size="small" color="warning" label={t('pages.security.supportView')} /> : name(session).browser}{' '}
-                    {session.current && <Chip size="small" color="primary" label={t('pages.security.thisDevice')} sx={{ ml: 1 }} />}
-                  </TableCell>
-                  <TableCell>{name(session).system}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{session.address ?? t('pages.security.unknown')}</TableCell>
-                  <TableCell>{when(session.createdAt)}</TableCell>
-                  <TableCell>{when(session.lastActiveAt)}</TableCell>
-                  <TableCell>{when(session.expiresAt)}</TableCell>
-                  <TableCell>
-                    {!session.current && (
-                      <Button
-                        size="small"
-                        color="error"
-                        disabled={busy}
-                        onClick={() => setPending({ kind: 'one', session })}
-                        aria-label={t('pages.security.signOutLabel', name(session))}
-                      >
-                        {t('pages.security.signOut')}
-                      </Button>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+        // Issue 48: the table's pattern (src/components/ResponsiveTable.tsx): where and when first, the sign-out
+        // button always in view; cards in a narrow box.
+        <ResponsiveTable
+          label={t('pages.security.tableLabel')}
+          rows={sessions}
+          rowKey={(session) => session.id}
+          rowTestId={(session) => (session.current ? 'session-current' : 'session-other')}
+          columns={[
+            {
+              key: 'browser',
+              header: t('pages.security.browser'),
+              cell: (session) => (
+                <>
+                  {/* Issue 47: support's read-only view of the account, not a sign-in of the owner's. */}
+                  {session.supportView ? <Chip size="small" color="warning" label={t('pages.security.supportView')} /> : name(session).browser}{' '}
+                  {session.current && <Chip size="small" color="primary" label={t('pages.security.thisDevice')} sx={{ ml: 1 }} />}
+                </>
+              ),
+            },
+            { key: 'system', header: t('pages.security.system'), cell: (session) => name(session).system },
+            { key: 'lastActive', header: t('pages.security.lastActive'), cell: (session) => when(session.lastActiveAt), nowrap: true },
+            { key: 'address', header: t('pages.security.address'), cell: (session) => session.address ?? t('pages.security.unknown'), mono: true },
+            { key: 'signedIn', header: t('pages.security.signedIn'), cell: (session) => when(session.createdAt), nowrap: true },
+            { key: 'expires', header: t('pages.security.expires'), cell: (session) => when(session.expiresAt), nowrap: true },
+          ]}
+          actionsHeader={t('pages.security.actions')}
+          actions={(session) =>
+            !session.current && (
+              <Button
+                size="small"
+                color="error"
+                disabled={busy}
+                onClick={() => setPending({ kind: 'one', session })}
+                aria-label={t('pages.security.signOutLabel', name(session))}
+              >
+                {t('pages.security.signOut')}
+              </Button>
+            )
+          }
+        />
       )}
       {sessions && others.length === 0 && <Typography sx={{ mt: 2 }}>{t('pages.security.onlyThis')}</Typography>}
       {others.length > 0 && (

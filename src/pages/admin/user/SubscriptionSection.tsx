@@ -16,6 +16,20 @@ function stateOf(subscription: Subscription): string {
 }
 
 /**
+ * Why the subscription cannot be refunded now (issue 48 item 11: the admin is told which reason applies):
+ * its payment was refunded already, nothing was paid yet (a trial), the customer has had their one 14-day
+ * refund (issue 46's refund-once rule), or the 14 days since the first payment have passed.
+ */
+export function noRefundReason(detail: Pick<AdminUserDetail, 'subscription' | 'transactions'>): 'refunded' | 'nothingPaid' | 'refundUsed' | 'pastDays' {
+  const subscription = detail.subscription;
+  const payments = detail.transactions.filter((transaction) => transaction.subscriptionId === subscription?.id && transaction.total.amount > 0);
+  if (payments.some((payment) => payment.refundStatus !== null && payment.refundStatus !== 'rejected')) return 'refunded';
+  if (payments.length === 0) return 'nothingPaid';
+  if (subscription?.refundUsed) return 'refundUsed';
+  return 'pastDays';
+}
+
+/**
  * The subscription with its state and next charge, and the customer's two ways out offered to support:
  * cancel at the period's end, or (within the refund window the server reports) cancel now with a refund.
  */
@@ -90,7 +104,7 @@ export function SubscriptionSection({ detail, onAction, allowed }: { detail: Adm
             t('adminUser:subscription.refund'),
             subscription.refund && refund
               ? t(subscription.refundUsed ? 'adminUser:subscription.refundUntilStaff' : 'adminUser:subscription.refundUntil', { amount: refund, date: when(subscription.refund.until) })
-              : t('adminUser:subscription.noRefund'),
+              : t(`adminUser:subscription.noRefundBecause.${noRefundReason(detail)}`),
           ],
           [t('adminUser:subscription.id'), subscription.id],
         ]}

@@ -38,8 +38,9 @@ export const HIDDEN_BY_DEFAULT: GridColumnVisibilityModel = {
  * The users table of spec section 2: first name, last name, email, verified, Google connected, Facebook
  * connected, subscribed news, registered on, downloaded, last launched, admin, manage; and the plan
  * (issue 21). Every data column but the plan is a sort field of the API (USER_SORT_FIELDS), so the grid
- * sorts on the server by column name. Names and email come first and wide enough to read at 1366 px;
- * the email links to the user's page; the row's actions sit in its menu (the last column).
+ * sorts on the server by column name. The row's menu comes first (issue 48 item 2: the grid scrolls sideways
+ * and MUI X's free grid pins no column, so the actions are where no scrolling is needed), then names, email
+ * and registration, wide enough to read at 1280 px; the email links to the user's page.
  */
 export function userColumns({ t, language, selfId, onAction, userPath, allowed }: UserColumnsOptions): GridColDef<AdminUser>[] {
   const date = (value: string) => formatDate(value, language);
@@ -66,6 +67,16 @@ export function userColumns({ t, language, selfId, onAction, userPath, allowed }
   });
 
   return [
+    {
+      field: 'manage',
+      type: 'actions',
+      headerName: t('pages.users.columns.manage'),
+      width: 90,
+      getActions: ({ row }) =>
+        rowActionsOf(row, selfId, t, allowed).map(({ action, icon, label, disabled }) => (
+          <GridActionsCellItem key={action} icon={icon} label={label} aria-label={label} disabled={disabled} showInMenu onClick={() => onAction(action, row)} />
+        )),
+    },
     text('firstName', 120, 0.8),
     text('lastName', 120, 0.8),
     {
@@ -80,6 +91,7 @@ export function userColumns({ t, language, selfId, onAction, userPath, allowed }
         </>
       ),
     },
+    when('createdAt', date),
     flag('emailVerified'),
     flag('isAdmin', 90),
     {
@@ -104,21 +116,10 @@ export function userColumns({ t, language, selfId, onAction, userPath, allowed }
       sortable: false,
       valueFormatter: (value: AdminUser['plan']) => t(`pages.users.plans.${value}`),
     },
-    when('createdAt', date),
     flag('googleConnected', 160),
     flag('facebookConnected', 170),
     flag('newsletter', 130),
     when('downloadedAt', date),
     when('lastLaunchedAt', dateTime),
-    {
-      field: 'manage',
-      type: 'actions',
-      headerName: t('pages.users.columns.manage'),
-      width: 90,
-      getActions: ({ row }) =>
-        rowActionsOf(row, selfId, t, allowed).map(({ action, icon, label, disabled }) => (
-          <GridActionsCellItem key={action} icon={icon} label={label} aria-label={label} disabled={disabled} showInMenu onClick={() => onAction(action, row)} />
-        )),
-    },
   ];
 }
