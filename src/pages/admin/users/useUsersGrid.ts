@@ -81,7 +81,12 @@ export function useUsersGrid() {
   useEffect(() => {
     const search = searchText.trim();
     if (search === view.search) return;
-    const timer = setTimeout(() => show({ search }), SEARCH_DELAY_MS);
+    // The list still on screen while the next screen loads must not take the address back: a search typed just
+    // before a row was opened is dropped once the address has left the list.
+    const listPath = window.location.pathname;
+    const timer = setTimeout(() => {
+      if (window.location.pathname === listPath) show({ search });
+    }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [searchText, view.search, show]);
   // A search set from outside (a link, the menu back to the plain list) shows in the box.
