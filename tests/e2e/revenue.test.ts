@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
-import { createVerifiedUser, launchBrowser, newPage, openInApp, payWith, rawTranslationText, shown, url } from './browser.js';
+import { CARD_FIELDS, createVerifiedUser, launchBrowser, newPage, openInApp, payWith, rawTranslationText, shown, url } from './browser.js';
 
 /**
  * Issue 46 in Chromium, in en and de, on a server of its own (it moves the server's clock): the yearly
@@ -146,7 +146,7 @@ async function passTime(page: Page, iso: string, customer: Customer, path: strin
 /** The yearly plan's checkout (no launch offer: its summary ends with the renewal), paid with `card`: a trial starts. */
 async function buyYearly(page: Page, language: 'en' | 'de', card: string): Promise<void> {
   await openInApp(page, `/${language}/checkout-new/subscription/${PRICE_IDS.yearly}`);
-  await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+  await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
   await shown(page.getByTestId('checkout-then').getByText(TEXTS[language].renewsYearly));
   expect(await rawTranslationText(page)).toEqual([]);
   await payWith(page, card);
@@ -236,7 +236,7 @@ for (const language of ['en', 'de'] as const) {
     it('a release returned once: its checkout says before paying that the next purchase is not refundable, and the licence says so after', async () => {
       const { page, errors } = await signedIn(language);
       await openInApp(page, `/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`);
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       expect(await page.getByTestId('checkout-refund-notice').count()).toBe(0);
       await payWith(page, '4242 4242 4242 4242');
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
@@ -250,7 +250,7 @@ for (const language of ['en', 'de'] as const) {
       // Before paying again: the notice.
       await openInApp(page, `/${language}/checkout-new/perpetual/${PRICE_IDS.perpetual2025}`);
       await shown(page.getByTestId('checkout-refund-notice').getByText(texts.refundNotice, { exact: false }));
-      await shown(page.frameLocator('iframe.paddle-frame').getByLabel('Card number'));
+      await shown(page.frameLocator('iframe.paddle-frame').getByLabel(CARD_FIELDS.number));
       expect(await rawTranslationText(page)).toEqual([]);
       await payWith(page, '4242 4242 4242 4242');
       await page.waitForURL(new RegExp(`/${language}/perpetual/success$`));
