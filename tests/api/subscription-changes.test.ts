@@ -220,7 +220,7 @@ describeEachDatabase(
 
       const checkout = await call(server(), 'POST', '/api/paddle/checkout', token, { payload: { priceId: PRICE_IDS.monthly } });
       // Cancelled at the period's end, never refunded: the returning subscriber's purchase is refundable.
-      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null, interval: 'month', refundable: true });
+      expect(checkout.json()).toEqual({ transactionId: expect.stringMatching(/^txn_/), trialDays: null, discount: null, discountDecision: null, interval: 'month', refundable: true });
       expect((await paddle.pay(checkout.json().transactionId, TEST_CARDS.success)).status).toBe(200);
       await paddle.sandbox.flush();
       const again = (await call(server(), 'GET', '/api/subscription/user', token)).json();
