@@ -20,6 +20,9 @@ export const theme = createTheme({
     // spaces them on both axes once the row wraps.
     MuiDialogActions: { styleOverrides: { root: { flexWrap: 'wrap' }, spacing: { gap: 8, '& > :not(style) ~ :not(style)': { marginLeft: 0 } } } },
     MuiCardActions: { styleOverrides: { root: { flexWrap: 'wrap' }, spacing: { gap: 8, '& > :not(style) ~ :not(style)': { marginLeft: 0 } } } },
+    // A pager's "Rows per page", its count and its arrows did not fit a phone's row: the arrows ran out of
+    // the card. They wrap below, at the right, with the spacer left no wider than the room it has.
+    MuiTablePagination: { styleOverrides: { toolbar: { flexWrap: 'wrap', justifyContent: 'flex-end' }, spacer: { flex: '1 1 0' } } },
   },
   typography: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
