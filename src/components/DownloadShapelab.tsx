@@ -39,6 +39,9 @@ export function DownloadShapelab() {
     return (
       <Box data-testid="download-shapelab">
         <Typography sx={{ mb: 1 }}>{t('download.choose')}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {t('download.version', { version: [...new Set(releases.map((release) => release.version))].join(', ') })}
+        </Typography>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
           {releases.map((release) => (
             <Button key={release.id} variant="contained" href={release.url} onClick={() => recordDownload(release)}>
@@ -51,11 +54,18 @@ export function DownloadShapelab() {
   }
 
   const others = releases.filter((release) => release !== mine);
+  // The version stands beside the button, not in its label: "Download Shapelab 2025.1.0 for Windows" did
+  // not fit a phone's card on one line in German (issue 48 item 11).
   return (
     <Box data-testid="download-shapelab">
-      <Button variant="contained" href={mine.url} onClick={() => recordDownload(mine)}>
-        {label(mine)}
-      </Button>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, rowGap: 1 }}>
+        <Button variant="contained" href={mine.url} onClick={() => recordDownload(mine)}>
+          {label(mine)}
+        </Button>
+        <Typography variant="body2" color="text.secondary">
+          {t('download.version', { version: mine.version })}
+        </Typography>
+      </Box>
       {others.length > 0 && (
         <Typography variant="body2" sx={{ mt: 1 }}>
           {t('download.others')}{' '}

@@ -465,3 +465,50 @@ export async function coveredActions(page: Page): Promise<string[]> {
     return covered;
   });
 }
+
+/**
+ * The buttons whose label wraps onto a second line (issue 48 item 11: "ADD DISCOUNT / CODE" on a phone), or
+ * that a label kept on one line pushes past what the page shows of it: every visible `button`, `[role=button]`
+ * and button-styled link (`a.MuiButton-root`), its text measured as the browser laid it out. A Range over
+ * each of its text nodes gives one box per line the text occupies; boxes whose vertical middles lie within
+ * half a line of each other are one line, and more than one line is a wrapped label. A button that sticks
+ * out of the window, or out of an ancestor that clips or scrolls (a card clips: a label too long for a phone
+ * would vanish at its edge without widening the page), is cut. One line each, naming the button and where it is.
+ */
+export async function wrappedButtons(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const wrapped: string[] = [];
+    for (const button of document.querySelectorAll<HTMLElement>('button, [role=button], a.MuiButton-root')) {
+      // Not drawn, or drawn invisible (a closed menu's item, a drawer off screen): no label to read.
+      if (!button.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const lineHeight = parseFloat(getComputedStyle(button).lineHeight) || parseFloat(getComputedStyle(button).fontSize) * 1.2;
+      const middles: number[] = [];
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const box of range.getClientRects()) {
+          if (box.width === 0 || box.height === 0) continue;
+          const middle = box.top + box.height / 2;
+          if (!middles.some((seen) => Math.abs(seen - middle) < lineHeight / 2)) middles.push(middle);
+        }
+      }
+      const box = button.getBoundingClientRect();
+      let left = 0;
+      let right = document.documentElement.clientWidth;
+      for (let node = button.parentElement; node && node !== document.documentElement; node = node.parentElement) {
+        if (getComputedStyle(node).overflowX === 'visible') continue;
+        const edges = node.getBoundingClientRect();
+        left = Math.max(left, edges.left + node.clientLeft);
+        right = Math.min(right, edges.left + node.clientLeft + node.clientWidth);
+      }
+      const cut = box.left < left - 1 || box.right > right + 1;
+      if (middles.length < 2 && !cut) continue;
+      const name = (button.textContent ?? '').replace(/\s+/g, ' ').trim() || (button.getAttribute('aria-label') ?? button.tagName);
+      const where = `${Math.round(box.left)}–${Math.round(box.right)} px`;
+      wrapped.push(cut ? `"${name}" at ${where} is cut: what shows of it is ${Math.round(left)}–${Math.round(right)} px` : `"${name}" on ${middles.length} lines at ${where}`);
+    }
+    return wrapped;
+  });
+}

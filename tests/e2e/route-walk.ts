@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PRICE_IDS } from '../../server/sandbox/catalogue.js';
 import { ROUTES, type RouteEntry } from '../../src/routing/routes.js';
 import { englishCatalogueTexts, POLITE_GERMAN } from '../fixtures/german.js';
-import { createVerifiedUser, launchBrowser, moveRouter, newContext, rawTranslationText, rowActionsOutOfReach, scrollToEnd, seriousViolations, showsApp, url } from './browser.js';
+import { createVerifiedUser, launchBrowser, moveRouter, newContext, rawTranslationText, rowActionsOutOfReach, scrollToEnd, seriousViolations, showsApp, url, wrappedButtons } from './browser.js';
 
 /**
  * The walk over every route of the route table (tests/e2e/accessibility*.test.ts, one file per locale so
@@ -140,17 +140,23 @@ async function settledViolations(page: Page): Promise<string[]> {
 
 /**
  * The page's width once narrowed to a phone's screen (the same page, resized: the layout answers to the
- * width through its media queries). It gets a few seconds to re-lay itself out; what is still wider is
- * reported.
+ * width through its media queries), its row actions out of reach and its buttons whose label wraps there.
+ * It gets a few seconds to re-lay itself out; what is still wider is reported.
  */
-async function onPhone(page: Page): Promise<{ width: number; outOfReach: string[] }> {
+async function onPhone(page: Page): Promise<{ width: number; outOfReach: string[]; wrapped: string[] }> {
   await page.setViewportSize(PHONE);
   const width = () => page.evaluate(() => document.documentElement.scrollWidth);
   await expect.poll(width, { timeout: 3000 }).toBeLessThanOrEqual(PHONE.width).catch(() => undefined);
   const found = await width();
   const outOfReach = await reachable(page);
+  // The header folds its email button into a menu once its media query has answered the new width.
+  await expect
+    .poll(() => wrappedButtons(page), { timeout: 3000 })
+    .toEqual([])
+    .catch(() => undefined);
+  const wrapped = await wrappedButtons(page);
   await page.setViewportSize(DESKTOP);
-  return { width: found, outOfReach };
+  return { width: found, outOfReach, wrapped };
 }
 
 /**
@@ -230,7 +236,8 @@ async function germanProblems(page: Page): Promise<string[]> {
  * 390 px phone, every row action of every table within reach without scrolling sideways at 1280 and at
  * 390 px (issue 48 item 2, rowActionsOutOfReach), no raw translation text (issue 46 item 3: a key that
  * names a group of texts, or a bare key), and a quiet console (issue 48 item 10: no console error and no
- * failed request the visitor did not cause, watchConsole); under /de, German that says du and the
+ * failed request the visitor did not cause, watchConsole), no button whose label wraps onto a second line at
+ * 1280 or at 390 px (issue 48 item 11, wrappedButtons); under /de, German that says du and the
  * catalogue's German (germanProblems). One visit per route serves them all.
  */
 export function describeRouteWalk(prefix: string): void {
@@ -248,7 +255,7 @@ export function describeRouteWalk(prefix: string): void {
   describe(`every route (${prefix})`, () => {
     for (const kind of ['visitor', 'user', 'admin'] as const) {
       const routes = ROUTES.filter((route) => visitorOf(route) === kind);
-      it(`${kind} pages have no serious or critical axe violations, no raw translation text, fit a 390 px phone, keep the console quiet and speak one German`, async () => {
+      it(`${kind} pages have no serious or critical axe violations, no raw translation text, fit a 390 px phone, keep the console quiet, speak one German and wrap no button`, async () => {
         const context = await newContext(browser, { locale: 'en-US', viewport: DESKTOP });
         if (kind !== 'visitor') {
           await context.addInitScript((token) => localStorage.setItem('token', token), tokens[kind]);
@@ -260,6 +267,7 @@ export function describeRouteWalk(prefix: string): void {
         const raw: string[] = [];
         const german: string[] = [];
         const outOfReach: string[] = [];
+        const wrapped: string[] = [];
         let previous: RouteEntry | undefined;
         for (const route of routes) {
           const address = addressOf(route, prefix, tokens);
@@ -270,9 +278,11 @@ export function describeRouteWalk(prefix: string): void {
           for (const text of await rawTranslationText(page)) raw.push(`${address}: ${text}`);
           if (prefix === '/de') for (const problem of await germanProblems(page)) german.push(`${address}: ${problem}`);
           for (const action of await reachable(page)) outOfReach.push(`${address} at ${DESKTOP.width} px: ${action}`);
+          for (const button of await wrappedButtons(page)) wrapped.push(`${address} at ${DESKTOP.width} px: ${button}`);
           const phone = await onPhone(page);
           if (phone.width > PHONE.width) wide.push(`${address}: ${phone.width} px`);
           for (const action of phone.outOfReach) outOfReach.push(`${address} at ${PHONE.width} px: ${action}`);
+          for (const button of phone.wrapped) wrapped.push(`${address} at ${PHONE.width} px: ${button}`);
         }
         expect(violations, violations.join('\n')).toEqual([]);
         expect(raw, `raw translation text:\n${raw.join('\n')}`).toEqual([]);
@@ -280,6 +290,7 @@ export function describeRouteWalk(prefix: string): void {
         expect(quiet.unquiet, `asked for by no one:\n${quiet.unquiet.join('\n')}`).toEqual([]);
         expect(german, `not in the German voice:\n${german.join('\n')}`).toEqual([]);
         expect(outOfReach, `row actions out of reach without scrolling sideways:\n${outOfReach.join('\n')}`).toEqual([]);
+        expect(wrapped, `buttons whose label wraps onto a second line or is cut:\n${wrapped.join('\n')}`).toEqual([]);
       }, 420_000);
     }
   });

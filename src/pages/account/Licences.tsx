@@ -184,7 +184,11 @@ export default function LicencesPage({ titleKey }: { titleKey: string }) {
                       </Typography>
                     )}
                     {licence.downloads.length > 0 && (
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }} data-testid="licence-downloads">
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 1 }} data-testid="licence-downloads">
+                        {/* The version once, beside the buttons: in each label it did not fit a phone (issue 48 item 11). */}
+                        <Typography variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
+                          {t('download.version', { version: [...new Set(licence.downloads.map((release) => release.version))].join(', ') })}
+                        </Typography>
                         {licence.downloads.map((release) => (
                           <Button key={release.id} size="small" variant="outlined" href={release.url} onClick={() => recordDownload(release)}>
                             {t('download.build', { version: release.version, platform: t(`download.platforms.${release.platform}`) })}
