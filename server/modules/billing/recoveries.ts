@@ -64,21 +64,24 @@ export async function followRecovery(trx: Transaction<Database>, data: Transacti
   const startedAt = new Date(Math.min(...failures));
   const lastFailedAt = new Date(Math.max(...failures)).toISOString();
   const amount = Number(data.details.totals.grand_total);
+  const subscriptionId = data.subscription_id;
+  // The recovery's row as this delivery knows it: open at the first failure, or ended with its outcome.
+  const recoveryRow = (outcome: 'open' | 'recovered' | 'lost', endedAt: string | null) => ({
+    transaction_id: data.id,
+    subscription_id: subscriptionId,
+    user_id: userId,
+    amount,
+    currency_code: data.currency_code,
+    started_at: startedAt.toISOString(),
+    attempts: failures.length,
+    last_failed_at: lastFailedAt,
+    first_mail_at: null,
+    final_mail_at: null,
+    outcome,
+    ended_at: endedAt,
+  });
   if (data.status === 'past_due') {
-    const opened = await openRecovery(trx, {
-      transaction_id: data.id,
-      subscription_id: data.subscription_id,
-      user_id: userId,
-      amount,
-      currency_code: data.currency_code,
-      started_at: startedAt.toISOString(),
-      attempts: failures.length,
-      last_failed_at: lastFailedAt,
-      first_mail_at: null,
-      final_mail_at: null,
-      outcome: 'open',
-      ended_at: null,
-    });
+    const opened = await openRecovery(trx, recoveryRow('open', null));
     if (!opened) {
       await countFailedAttempts(trx, data.id, failures.length, lastFailedAt);
       return;
@@ -102,20 +105,7 @@ export async function followRecovery(trx: Transaction<Database>, data: Transacti
   let ended = await endRecovery(trx, data.id, outcome, now);
   if (!ended && outcome === 'recovered') {
     // Paid before the portal heard of the failure (webhooks out of order): counted recovered all the same.
-    ended = await openRecovery(trx, {
-      transaction_id: data.id,
-      subscription_id: data.subscription_id,
-      user_id: userId,
-      amount,
-      currency_code: data.currency_code,
-      started_at: startedAt.toISOString(),
-      attempts: failures.length,
-      last_failed_at: lastFailedAt,
-      first_mail_at: null,
-      final_mail_at: null,
-      outcome,
-      ended_at: now,
-    });
+    ended = await openRecovery(trx, recoveryRow(outcome, now));
   }
   if (ended && userId) {
     await recordActivity(trx, {
