@@ -19,3 +19,14 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 /** Admin analytics' cancellation rows: each reason, and 'none' when none was given (an admin's cancellation). */
 export const CANCELLATION_ROWS = [...CANCEL_REASONS, 'none'] as const;
 export type CancellationRow = (typeof CANCELLATION_ROWS)[number];
+
+/**
+ * Issue 46 item 6: a saved card works through the last day of its expiry month (UTC) and is warned of
+ * CARD_WARNING_DAYS before that: the server's one mail and the home's "needs your attention" follow this rule.
+ */
+export const CARD_WARNING_DAYS = 30;
+
+/** The moment a card of `month`/`year` stops working: when the next month begins (UTC). */
+export function cardExpiresAt(month: number, year: number): Date {
+  return new Date(Date.UTC(year, month, 1));
+}

@@ -9,6 +9,7 @@ import type { UsersRepo } from '../users/index.js';
 import { claimCardWarning } from './card-warnings-repo.js';
 import { currentSubscriptionRow } from './subscriptions-repo.js';
 import { savedCardOf } from './transactions-repo.js';
+import { CARD_WARNING_DAYS, cardExpiresAt } from '../../../contract/subscription-values.js';
 
 /*
  * Issue 46 item 6: a card that expires is the commonest failed renewal there is, and the one a customer
@@ -19,7 +20,7 @@ import { savedCardOf } from './transactions-repo.js';
  */
 
 export const CARD_EXPIRY_JOB = 'card-expiry-warning';
-const WARN_BEFORE_MS = 30 * 86_400_000;
+const WARN_BEFORE_MS = CARD_WARNING_DAYS * 86_400_000;
 
 /** A card as its owner knows it: the last four digits and the month it expires. */
 export interface Card {
@@ -32,7 +33,7 @@ const keyOf = (card: Card) => `${card.last4}|${card.year}-${String(card.month).p
 
 /** A card works through the last day of its expiry month: it expires when the next month begins (UTC). */
 export function expiresAt(card: Pick<Card, 'month' | 'year'>): Date {
-  return new Date(Date.UTC(card.year, card.month, 1));
+  return cardExpiresAt(card.month, card.year);
 }
 
 /**

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { EntitlementItem } from '../../../../contract/licensing.js';
 import type { Overview } from '../../../../contract/overview.js';
+import { CARD_WARNING_DAYS, cardExpiresAt } from '../../../../contract/subscription-values.js';
 import { useLocale } from '../../../components/LocaleScope.js';
 import { formatLongDate, formatPrice } from '../../../format/index.js';
 import { OverviewCard } from './OverviewCard.js';
@@ -156,8 +157,9 @@ export function DevicesCard({ overview }: { overview: Overview }) {
   );
 }
 
+const DAY_MS = 86_400_000;
 /** A trial this close to its end is worth a line among what needs attention. */
-const TRIAL_ENDING_MS = 3 * 86_400_000;
+const TRIAL_ENDING_MS = 3 * DAY_MS;
 
 /** One thing that needs attention: its text's key under `pages.home`, what the text names, and the page that settles it. */
 export interface Attention {
@@ -171,7 +173,7 @@ export interface Attention {
 
 /**
  * What needs the user's attention (issue 48 item 8), most urgent first, each with the page that settles it:
- * an overdue payment, a card that expired or expires this month or next, a subscription that ends or is
+ * an overdue payment, a card that expired or expires within 30 days (the warning mail's rule), a subscription that ends or is
  * paused, a trial about to be charged.
  */
 export function attentionOf(overview: Overview, now: Date): Attention[] {
@@ -181,11 +183,11 @@ export function attentionOf(overview: Overview, now: Date): Attention[] {
   if (subscription.status === 'past_due') items.push({ key: 'attentionPastDue', to: paths.paymentOptions, ...(subscription.pastDue ? { amount: subscription.pastDue.amount } : {}) });
   const card = overview.paymentMethod?.card;
   if (card && !subscription.endsAt) {
-    // A card is good to the end of its expiry month.
-    const monthsLeft = (card.expiryYear - now.getFullYear()) * 12 + (card.expiryMonth - (now.getMonth() + 1));
+    // The server's rule for its warning mail (a card works through its expiry month, warned 30 days before).
+    const left = cardExpiresAt(card.expiryMonth, card.expiryYear).getTime() - now.getTime();
     const expiry = `${String(card.expiryMonth).padStart(2, '0')}/${card.expiryYear}`;
-    if (monthsLeft < 0) items.push({ key: 'attentionCardExpired', to: paths.paymentOptions, last4: card.last4 });
-    else if (monthsLeft <= 1) items.push({ key: 'attentionCardExpiring', to: paths.paymentOptions, last4: card.last4, expiry });
+    if (left <= 0) items.push({ key: 'attentionCardExpired', to: paths.paymentOptions, last4: card.last4 });
+    else if (left <= CARD_WARNING_DAYS * DAY_MS) items.push({ key: 'attentionCardExpiring', to: paths.paymentOptions, last4: card.last4, expiry });
   }
   if (subscription.endsAt) items.push({ key: 'attentionEnding', to: paths.subscription, date: subscription.endsAt });
   else if (subscription.status === 'paused') items.push({ key: 'attentionPaused', to: paths.subscription });
